@@ -1,0 +1,7 @@
+// Dev runner hook: `node --import ./scripts/ts-node-esm.mjs bin/zi.ts`.
+// tsx/esbuild drop decorator metadata (tsyringe injection breaks), so ts-node's ESM loader is registered here.
+import { register } from "node:module";
+import { pathToFileURL } from "node:url";
+
+process.env.TS_NODE_TRANSPILE_ONLY ??= "1"; // type checking is `npm run typecheck`'s job
+register("ts-node/esm", pathToFileURL("./"));
