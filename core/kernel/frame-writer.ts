@@ -1,0 +1,148 @@
+import type { OutputSink } from "./output-sink.js";
+
+/** `{"version":1,"sequence":` + up to 16 digits + `,` + LF, less the body's own `{`. */
+const FRAME_HEADER_MAX_BYTES = 41;
+
+interface Waiter {
+  body: string;
+  bytes: number;
+  resolve: () => void;
+}
+
+export interface FrameWriterBounds {
+  maxPendingRecords: number;
+  maxPendingBytes: number;
+}
+
+/**
+ * The one ordered output lane. It stamps `version` and a gapless `sequence` on every frame at the moment
+ * the frame enters the lane, joins the frames of one event-loop turn into one write, and never lets
+ * pending output (joined but unwritten, plus written but not yet drained) exceed its bounds: a frame
+ * that does not fit waits, in FIFO order, and its producer waits with it. Nothing is ever dropped while
+ * the sink is writable.
+ */
+export class FrameWriter {
+  private sequence = 0;
+  private batch: string[] = [];
+  private batchBytes = 0;
+  private flushScheduled = false;
+  private pendingRecords = 0;
+  private pendingBytes = 0;
+  private readonly waiters: Waiter[] = [];
+  private broken = false;
+  private idleWaiters: (() => void)[] = [];
+  private spaceWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly sink: OutputSink,
+    private readonly bounds: FrameWriterBounds,
+    private readonly onBroken: (error: Error) => void = () => {},
+  ) {}
+
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
+  /** True while output is at its bound: the reader stops reading until there is room again. */
+  get full(): boolean {
+    return (
+      this.waiters.length > 0 ||
+      this.pendingRecords >= this.bounds.maxPendingRecords ||
+      this.pendingBytes >= this.bounds.maxPendingBytes
+    );
+  }
+
+  get writable(): boolean {
+    return !this.broken;
+  }
+
+  /**
+   * Queues a frame given as the JSON of an object without `version`/`sequence` (e.g. `{"type":"ready",...}`).
+   * Returns undefined when the frame is in the lane, or a promise that resolves once it is.
+   */
+  send(body: string): void | Promise<void> {
+    if (this.broken) return;
+    // Counted with the longest possible header, so the accounting can only overestimate.
+    const bytes = Buffer.byteLength(body) + FRAME_HEADER_MAX_BYTES;
+    if (this.waiters.length === 0 && this.fits(bytes)) {
+      this.enqueue(body, bytes);
+      return;
+    }
+    return new Promise<void>((resolve) => this.waiters.push({ body, bytes, resolve }));
+  }
+
+  /** Resolves when output is below its bound again (immediately if it is). */
+  whenNotFull(): Promise<void> {
+    if (!this.full || this.broken) return Promise.resolve();
+    return new Promise((resolve) => this.spaceWaiters.push(resolve));
+  }
+
+  /** Resolves when every queued frame has been handed to the OS, or the sink broke. */
+  drained(): Promise<void> {
+    if (this.broken || (this.pendingRecords === 0 && this.waiters.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private fits(bytes: number): boolean {
+    if (this.pendingRecords === 0) return true; // one record is at most the record bound, always below the byte bound
+    return (
+      this.pendingRecords + 1 <= this.bounds.maxPendingRecords &&
+      this.pendingBytes + bytes <= this.bounds.maxPendingBytes
+    );
+  }
+
+  private enqueue(body: string, bytes: number): void {
+    this.sequence++;
+    this.batch.push(`{"version":1,"sequence":${this.sequence},${body.slice(1)}\n`);
+    this.batchBytes += bytes;
+    this.pendingRecords++;
+    this.pendingBytes += bytes;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    if (this.batch.length === 0) return;
+    const data = this.batch.length === 1 ? this.batch[0] : this.batch.join("");
+    const records = this.batch.length;
+    const bytes = this.batchBytes;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (this.broken) return;
+    this.sink.write(data, (error) => this.written(records, bytes, error));
+  };
+
+  private written(records: number, bytes: number, error?: Error | null): void {
+    this.pendingRecords -= records;
+    this.pendingBytes -= bytes;
+    if (error && !this.broken) {
+      this.broken = true;
+      this.releaseAll();
+      this.onBroken(error);
+      return;
+    }
+    while (this.waiters.length > 0 && this.fits(this.waiters[0].bytes)) {
+      const waiter = this.waiters.shift()!;
+      this.enqueue(waiter.body, waiter.bytes);
+      waiter.resolve();
+    }
+    if (!this.full) this.wake(this.spaceWaiters);
+    if (this.pendingRecords === 0 && this.waiters.length === 0) this.wake(this.idleWaiters);
+  }
+
+  private releaseAll(): void {
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+    this.batch = [];
+    this.wake(this.spaceWaiters);
+    this.wake(this.idleWaiters);
+  }
+
+  private wake(list: (() => void)[]): void {
+    if (list.length === 0) return;
+    const callbacks = list.splice(0);
+    for (const callback of callbacks) callback();
+  }
+}

@@ -1,0 +1,96 @@
+import { RpcError } from "./rpc-error.js";
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Splits a byte stream into LF-terminated records. It works on bytes, not strings: Node's readline
+ * would also split on U+2028/U+2029, which are legal inside JSON strings, and decoding per chunk would
+ * break multi-byte characters split across reads. Each byte is scanned once; a record spanning chunks is
+ * concatenated once, when its LF arrives. The size bound is enforced while buffering, so an endless
+ * record never grows memory past the bound.
+ */
+export class JsonlFramer {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  private parts: Buffer[] = [];
+  private partsBytes = 0;
+  private chunk: Buffer | null = null;
+  private pos = 0;
+
+  constructor(private readonly maxRecordBytes: number) {}
+
+  /** Hands the framer the next chunk. Call `next()` until it returns null before pushing again. */
+  push(chunk: Buffer): void {
+    this.chunk = chunk;
+    this.pos = 0;
+  }
+
+  /**
+   * The next complete record as a string (trailing CR stripped), or null when more input is needed.
+   * Throws RpcError `invalid_framing` for a record over the bound or one that is not strict UTF-8.
+   */
+  next(): string | null {
+    const chunk = this.chunk;
+    if (chunk === null) return null;
+    const nl = chunk.indexOf(LF, this.pos);
+    if (nl === -1) {
+      this.stash(chunk.subarray(this.pos));
+      this.chunk = null;
+      return null;
+    }
+    const tail = chunk.subarray(this.pos, nl);
+    this.pos = nl + 1;
+    if (this.pos >= chunk.length) this.chunk = null;
+    let record: Buffer;
+    if (this.parts.length === 0) {
+      record = tail;
+    } else {
+      this.parts.push(tail);
+      record = Buffer.concat(this.parts, this.partsBytes + tail.length);
+      this.parts = [];
+      this.partsBytes = 0;
+    }
+    return this.decode(record);
+  }
+
+  /** At end of input: the unterminated last record, if any (processed like any other record). */
+  finish(): string | null {
+    if (this.parts.length === 0) return null;
+    const record = Buffer.concat(this.parts, this.partsBytes);
+    this.parts = [];
+    this.partsBytes = 0;
+    return this.decode(record);
+  }
+
+  /** Drops everything buffered: a closing connection discards queued input. */
+  discard(): void {
+    this.parts = [];
+    this.partsBytes = 0;
+    this.chunk = null;
+  }
+
+  private stash(rest: Buffer): void {
+    if (rest.length === 0) return;
+    this.parts.push(rest);
+    this.partsBytes += rest.length;
+    // One extra byte of headroom: a record of exactly the bound may still be followed by CR before LF.
+    if (this.partsBytes > this.maxRecordBytes + 1) this.oversized();
+  }
+
+  private decode(record: Buffer): string {
+    let end = record.length;
+    if (end > 0 && record[end - 1] === CR) end--;
+    if (end > this.maxRecordBytes) this.oversized();
+    try {
+      return this.decoder.decode(end === record.length ? record : record.subarray(0, end));
+    } catch {
+      this.discard();
+      throw new RpcError("invalid_framing", "input is not valid UTF-8");
+    }
+  }
+
+  private oversized(): never {
+    this.discard();
+    throw new RpcError("invalid_framing", `input record exceeds ${this.maxRecordBytes} bytes`);
+  }
+}

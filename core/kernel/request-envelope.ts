@@ -1,0 +1,83 @@
+import { RpcError } from "./rpc-error.js";
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["version", "id", "method", "params"]);
+export const SUPPORTED_VERSIONS: readonly number[] = [1];
+
+export interface Request {
+  id: string;
+  method: string;
+  params: Record<string, unknown> | undefined;
+}
+
+/** A rejected record: the error to report and the id to report it under (null when none could be read). */
+export class EnvelopeRejection {
+  constructor(
+    readonly id: string | null,
+    readonly error: RpcError,
+  ) {}
+}
+
+/**
+ * Parses one record into a request envelope. Checks run in a fixed order so that every malformed record
+ * gets one predictable code: JSON → object → version → id → method → params.
+ */
+export class RequestEnvelope {
+  constructor(private readonly maxIdBytes: number) {}
+
+  parse(line: string): Request | EnvelopeRejection {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return new EnvelopeRejection(null, new RpcError("parse_error", "record is not valid JSON"));
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return new EnvelopeRejection(null, new RpcError("parse_error", "record is not a JSON object"));
+    }
+    const record = value as Record<string, unknown>;
+    const id = this.readId(record.id);
+    const reject = (code: "invalid_request" | "unsupported_version", message: string, details: object) =>
+      new EnvelopeRejection(id, new RpcError(code, message, details as never));
+
+    if (!("version" in record)) return reject("invalid_request", "version is required", [field("version", "is required")]);
+    if (record.version !== 1) {
+      if (typeof record.version !== "number") {
+        return reject("invalid_request", "version must be a number", [field("version", "must be a number")]);
+      }
+      return reject("unsupported_version", "unsupported protocol version", { supported: SUPPORTED_VERSIONS });
+    }
+    if (id === null) {
+      return reject("invalid_request", "id must be a non-empty string of at most 256 UTF-8 bytes", [
+        field("id", `must be a non-empty string of at most ${this.maxIdBytes} UTF-8 bytes`),
+      ]);
+    }
+    if (typeof record.method !== "string") {
+      return reject("invalid_request", "method must be a string", [field("method", "must be a string")]);
+    }
+    const params = record.params;
+    if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
+      return reject("invalid_request", "params must be an object", [field("params", "must be an object")]);
+    }
+    for (const key in record) {
+      if (!ENVELOPE_KEYS.has(key)) {
+        return reject("invalid_request", "unknown envelope field", [field(truncate(key), "unknown field")]);
+      }
+    }
+    return { id, method: record.method, params: params as Record<string, unknown> | undefined };
+  }
+
+  private readId(id: unknown): string | null {
+    if (typeof id !== "string" || id.length === 0) return null;
+    // A UTF-16 unit is at most 3 UTF-8 bytes: short ids skip the byte count.
+    if (id.length * 3 > this.maxIdBytes && Buffer.byteLength(id) > this.maxIdBytes) return null;
+    return id;
+  }
+}
+
+function field(name: string, problem: string) {
+  return { field: name, problem };
+}
+
+function truncate(key: string): string {
+  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
+}

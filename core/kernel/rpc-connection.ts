@@ -1,0 +1,206 @@
+import type { FrameWriter } from "./frame-writer.js";
+import type { MethodRegistry, RegisteredMethod } from "./method-registry.js";
+import type { EventMode } from "./event-mode.js";
+import type { EventStreamPort, StateSnapshotPort } from "./kernel-ports.js";
+import type { RpcLimits } from "./rpc-limits.js";
+import { EnvelopeRejection, RequestEnvelope } from "./request-envelope.js";
+import { RpcError } from "./rpc-error.js";
+import { SlotPool, type Slot } from "./slot-pool.js";
+
+export interface ConnectionDependencies {
+  registry: MethodRegistry;
+  writer: FrameWriter;
+  limits: RpcLimits;
+  state: StateSnapshotPort;
+  events: EventStreamPort;
+  eventMode: EventMode;
+  log: (message: string) => void;
+}
+
+interface InFlight {
+  readonly method: string;
+  readonly controller: AbortController;
+  readonly slot: Slot;
+  settled: boolean;
+}
+
+/**
+ * One client connection: admission in input order, correlation, slots and event forwarding. It turns
+ * records into frames and nothing else; reading stdin and process lifetime belong to RpcServer.
+ */
+export class RpcConnection {
+  private readonly envelope: RequestEnvelope;
+  private readonly slots: SlotPool;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly settledWaiters: (() => void)[] = [];
+  private unsubscribe: (() => void) | undefined;
+  private admitting = true;
+
+  constructor(private readonly deps: ConnectionDependencies) {
+    this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes);
+    this.slots = new SlotPool(deps.limits.maxInFlight, deps.limits.reservedInterrupts);
+  }
+
+  /** Writes `ready` (always sequence 1), then starts forwarding session events. */
+  start(): void {
+    const { limits, state, events } = this.deps;
+    this.emit({ type: "ready", state: state.snapshot(), limits });
+    this.unsubscribe = events.subscribe(this.forwardEvent);
+  }
+
+  get unsettled(): number {
+    return this.inFlight.size;
+  }
+
+  /** Admits one record. A returned promise means: admit nothing else until it resolves. */
+  handleRecord(line: string): void | Promise<void> {
+    if (!this.admitting || line.length === 0) return;
+    const request = this.envelope.parse(line);
+    if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
+    const method = this.deps.registry.get(request.method);
+    if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
+    if (this.inFlight.has(request.id)) {
+      return this.protocolError(request.id, new RpcError("invalid_request", "request id is already in flight"));
+    }
+    let params: object;
+    try {
+      params = this.deps.registry.params.admit(method.params, request.params);
+    } catch (error) {
+      return this.protocolError(request.id, error as RpcError);
+    }
+    const slot = this.slots.acquire(method.slot);
+    if (slot === null) {
+      return this.respondError(request.id, method.name, new RpcError("capacity", "too many operations in flight"));
+    }
+    return this.launch(request.id, method, params, slot);
+  }
+
+  /** The fatal framing path: exactly one protocol_error with fatal true, then nothing is admitted. */
+  fatal(error: RpcError): void | Promise<void> {
+    this.admitting = false;
+    return this.emit({ type: "protocol_error", id: null, error: errorBody(error), fatal: true });
+  }
+
+  /** Stops admission; records that arrive later are discarded. */
+  stopAdmitting(): void {
+    this.admitting = false;
+  }
+
+  /** Resolves when every admitted operation has settled. */
+  settled(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** Past the settlement bound: every unsettled operation gets its one response, `operation_failed`. */
+  abandonUnsettled(): void {
+    for (const [id, entry] of this.inFlight) {
+      entry.controller.abort();
+      this.finish(id, entry, () =>
+        this.respondError(id, entry.method, new RpcError("operation_failed", "the connection closed before the operation settled")),
+      );
+    }
+  }
+
+  detach(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private launch(id: string, method: RegisteredMethod, params: object, slot: Slot): void | Promise<void> {
+    const controller = new AbortController();
+    let result: unknown;
+    try {
+      result = method.handler.handle(params, { id, method: method.name, signal: controller.signal });
+    } catch (error) {
+      this.slots.release(slot);
+      return this.respondError(id, method.name, error);
+    }
+    if (!isPromiseLike(result)) {
+      this.slots.release(slot);
+      return this.respond(id, method.name, result);
+    }
+    const entry: InFlight = { method: method.name, controller, slot, settled: false };
+    this.inFlight.set(id, entry);
+    const done = Promise.resolve(result).then(
+      (value) => this.finish(id, entry, () => this.respond(id, method.name, value)),
+      (error) => this.finish(id, entry, () => this.respondError(id, method.name, error)),
+    );
+    return method.waits ? undefined : done;
+  }
+
+  private finish(id: string, entry: InFlight, respond: () => void | Promise<void>): void | Promise<void> {
+    if (entry.settled) return;
+    entry.settled = true;
+    // The id becomes reusable only once its response is in the output lane.
+    const written = respond();
+    const release = () => {
+      this.inFlight.delete(id);
+      this.slots.release(entry.slot);
+      if (this.inFlight.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
+    };
+    if (written) return written.then(release);
+    release();
+  }
+
+  private respond(id: string, method: string, result: unknown): void | Promise<void> {
+    const body = JSON.stringify({ type: "response", id, method, ok: true, result: result ?? {} });
+    if (this.exceedsRecord(body)) {
+      this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
+      return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
+    }
+    return this.deps.writer.send(body);
+  }
+
+  private respondError(id: string, method: string, error: unknown): void | Promise<void> {
+    const known = this.asOperationError(error, method);
+    return this.emit({
+      type: "response",
+      id,
+      method,
+      ok: false,
+      error: { code: known.code, message: known.message, applied: known.applied },
+    });
+  }
+
+  private protocolError(id: string | null, error: RpcError): void | Promise<void> {
+    return this.emit({ type: "protocol_error", id, error: errorBody(error), fatal: false });
+  }
+
+  private readonly forwardEvent = (event: object): void | Promise<void> => {
+    if (this.deps.eventMode.current === "none" || !this.deps.writer.writable) return;
+    const body = JSON.stringify({ type: "session_event", event });
+    if (this.exceedsRecord(body)) {
+      const type = (event as { type?: unknown }).type;
+      this.deps.log(`zi: a ${String(type)} event exceeds the output record bound; sent as event_omitted`);
+      return this.emit({ type: "session_event", event: { type: "event_omitted", omittedType: type, reason: "output_record_bound" } });
+    }
+    return this.deps.writer.send(body);
+  };
+
+  private asOperationError(error: unknown, method: string): RpcError {
+    if (error instanceof RpcError && error.isOperationError) return error;
+    if (error instanceof RpcError) return new RpcError("operation_failed", error.message);
+    this.deps.log(`zi: internal error in ${method}: ${(error as Error)?.stack ?? String(error)}`);
+    return new RpcError("operation_failed", "internal error");
+  }
+
+  private exceedsRecord(body: string): boolean {
+    const max = this.deps.limits.maxRecordBytes - 64;
+    return body.length * 3 > max && Buffer.byteLength(body) > max;
+  }
+
+  private emit(frame: object): void | Promise<void> {
+    return this.deps.writer.send(JSON.stringify(frame));
+  }
+}
+
+function errorBody(error: RpcError) {
+  return error.details === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, details: error.details };
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}

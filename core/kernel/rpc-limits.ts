@@ -1,0 +1,30 @@
+const MiB = 1024 * 1024;
+const KiB = 1024;
+
+/**
+ * Every bound of the protocol, as numbers. `ready.limits` carries this object as it is, so clients can
+ * check a request before they send it.
+ */
+export const RPC_LIMITS = Object.freeze({
+  maxRecordBytes: 16 * MiB,
+  maxPromptTextBytes: 8 * MiB,
+  maxCompletionIdBytes: 256,
+  maxCompletionTextBytes: 50 * KiB,
+  maxCompletionErrorBytes: 8 * KiB,
+  maxMessagePageItems: 100,
+  maxMessagePageBytes: 8 * MiB,
+  maxOutcomePageItems: 100,
+  maxOutcomeEvidenceBytes: 8 * KiB,
+  maxRequestIdBytes: 256,
+  maxModelProviderBytes: 256,
+  maxModelIdBytes: 256,
+  maxCommandNameBytes: 64,
+  maxCommandArgumentsBytes: 256 * KiB,
+  maxInFlight: 32,
+  reservedInterrupts: 1,
+  maxPendingOutputRecords: 1024,
+  maxPendingOutputBytes: 32 * MiB,
+  settlementMs: 5000,
+});
+
+export type RpcLimits = { -readonly [K in keyof typeof RPC_LIMITS]: number };

@@ -1,0 +1,163 @@
+import type { Readable } from "node:stream";
+import type { FrameWriter } from "./frame-writer.js";
+import type { JsonlFramer } from "./jsonl-framer.js";
+import type { CancellationPort } from "./kernel-ports.js";
+import type { RpcConnection } from "./rpc-connection.js";
+import { RpcError } from "./rpc-error.js";
+
+const MAX_QUEUED_INPUT_BYTES = 1024 * 1024;
+
+export interface ServerDependencies {
+  input: Readable;
+  framer: JsonlFramer;
+  writer: FrameWriter;
+  connection: RpcConnection;
+  cancellation: CancellationPort;
+  settlementMs: number;
+  log: (message: string) => void;
+}
+
+/**
+ * Reads records from the input in order and owns the one shutdown path shared by a closed stdin, a
+ * fatal framing error, a broken stdout and the signals: stop admitting, discard queued input, interrupt,
+ * wait boundedly for settlement, answer whatever is still unsettled, flush, and report the exit code.
+ */
+export class RpcServer {
+  private ended = false;
+  private stalled = false;
+  private readonly queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private stopping: Promise<number> | undefined;
+  private resolveExit!: (code: number) => void;
+  readonly exitCode: Promise<number> = new Promise((resolve) => (this.resolveExit = resolve));
+
+  constructor(private readonly deps: ServerDependencies) {}
+
+  start(): Promise<number> {
+    const { input, connection } = this.deps;
+    connection.start();
+    input.on("data", this.onData);
+    input.on("end", this.onEnd);
+    input.on("error", (error) => {
+      this.deps.log(`zi: stdin error: ${error.message}`);
+      void this.shutdown(0);
+    });
+    return this.exitCode;
+  }
+
+  /** Idempotent: the first caller's exit code wins. */
+  shutdown(code: number): Promise<number> {
+    this.stopping ??= this.stop(code);
+    return this.stopping;
+  }
+
+  /**
+   * Input keeps being read into a small queue while admission is stalled, so that a client closing stdin
+   * is noticed even then (and its queued input discarded, as the protocol says); past the queue bound
+   * reading pauses and the pipe pushes back on the client.
+   */
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.stopping) return;
+    this.queue.push(chunk);
+    this.queuedBytes += chunk.length;
+    if (this.queuedBytes > MAX_QUEUED_INPUT_BYTES) this.deps.input.pause();
+    if (!this.stalled) this.pump();
+  };
+
+  private readonly onEnd = (): void => {
+    this.ended = true;
+    if (this.stopping) return;
+    if (this.stalled) {
+      void this.shutdown(0);
+      return;
+    }
+    let last: string | null;
+    try {
+      last = this.deps.framer.finish();
+    } catch (error) {
+      void this.fatal(error as RpcError);
+      return;
+    }
+    const admitted = last === null ? undefined : this.deps.connection.handleRecord(last);
+    if (admitted) void admitted.then(() => this.shutdown(0));
+    else void this.shutdown(0);
+  };
+
+  /** Admits buffered records until input runs out, output is full, or an ordered handler is pending. */
+  private pump(): void {
+    const { framer, writer, connection, input } = this.deps;
+    this.stalled = false;
+    for (;;) {
+      if (this.stopping) return;
+      if (writer.full) {
+        this.stallUntil(writer.whenNotFull());
+        return;
+      }
+      let line: string | null;
+      try {
+        line = framer.next();
+      } catch (error) {
+        void this.fatal(error as RpcError);
+        return;
+      }
+      if (line === null) {
+        const chunk = this.queue.shift();
+        if (chunk === undefined) {
+          if (input.isPaused() && !this.ended) input.resume();
+          return;
+        }
+        this.queuedBytes -= chunk.length;
+        framer.push(chunk);
+        continue;
+      }
+      const admitted = connection.handleRecord(line);
+      if (admitted) {
+        this.stallUntil(admitted);
+        return;
+      }
+    }
+  }
+
+  private stallUntil(ready: Promise<void>): void {
+    this.stalled = true;
+    void ready.then(() => {
+      if (this.ended && !this.stopping) void this.shutdown(0);
+      else this.pump();
+    });
+  }
+
+  private async fatal(error: RpcError): Promise<void> {
+    if (this.stopping) return;
+    this.deps.connection.stopAdmitting();
+    await this.deps.connection.fatal(error);
+    await this.shutdown(1);
+  }
+
+  private async stop(code: number): Promise<number> {
+    const { input, framer, writer, connection, cancellation, settlementMs } = this.deps;
+    connection.stopAdmitting();
+    framer.discard();
+    this.queue.length = 0;
+    input.off("data", this.onData);
+    input.pause();
+    const deadline = Date.now() + settlementMs;
+    await withDeadline(
+      cancellation.cancel().catch((error) => this.deps.log(`zi: cancellation failed: ${(error as Error).stack ?? error}`)),
+      deadline,
+    );
+    await withDeadline(connection.settled(), deadline);
+    connection.abandonUnsettled();
+    connection.detach();
+    // Frames queued before exit must reach the reader, but a reader that never reads cannot hold Zi forever.
+    await withDeadline(writer.drained(), Date.now() + settlementMs);
+    this.resolveExit(code);
+    return code;
+  }
+}
+
+async function withDeadline(work: Promise<unknown>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await Promise.race([work, timeout]);
+  clearTimeout(timer);
+}

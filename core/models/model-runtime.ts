@@ -1,0 +1,34 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import type { CatalogModel, PublicModel, ThinkingLevel } from "../session/session-types.js";
+
+/** A model the session may call: the public descriptor plus what only the runtime may see. */
+export interface ResolvedModel {
+  readonly descriptor: PublicModel;
+  readonly supportedThinkingLevels: ThinkingLevel[];
+  /** pi-ai model object; never serialised (it holds base URLs, headers and prices). */
+  readonly model: PiAi.Model<PiAi.Api>;
+}
+
+export interface ModelStreamOptions {
+  signal: AbortSignal;
+  thinkingLevel: ThinkingLevel;
+  sessionId: string;
+}
+
+export type ProviderErrorKind = "retryable" | "context_overflow" | "fatal";
+
+/**
+ * The session's only way to reach LLM providers: the pi-ai catalogue, user providers from
+ * `ZI_HOME/models.json`, the offline `faux` models, and credentials. Loads pi-ai lazily.
+ */
+export interface ModelRuntime {
+  list(): Promise<CatalogModel[]>;
+  /** Throws RpcError `not_found` for an unknown provider/id, `operation_failed` without credentials. */
+  resolve(provider: string, id: string): Promise<ResolvedModel>;
+  stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream>;
+  /** Classifies a final assistant message whose stopReason is "error". */
+  classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind;
+  clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel;
+}
+
+export const MODEL_RUNTIME = Symbol.for("zi.model-runtime");

@@ -1,0 +1,9 @@
+import type { CatalogModel, PublicModel } from "../session/session-types.js";
+
+export const MODELS = Symbol.for("zi.port.models");
+
+/** What `model.*` methods need. Unknown provider/id throws `not_found`; no credentials, `operation_failed`. */
+export interface ModelPort {
+  list(): Promise<CatalogModel[]>;
+  select(provider: string, id: string): Promise<PublicModel>;
+}

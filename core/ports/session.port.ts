@@ -1,0 +1,29 @@
+import type {
+  AwaitIdleResult,
+  MessagePage,
+  OutcomePage,
+  PromptInput,
+  PromptResult,
+  SessionEventListener,
+  SessionState,
+} from "../session/session-types.js";
+
+/** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
+export const SESSION = Symbol.for("zi.port.session");
+
+/**
+ * What `session.*` methods need from the AgentSession. Failures are thrown as RpcError with a
+ * protocol code (`operation_failed`, `not_found`, `capacity`).
+ */
+export interface SessionPort {
+  getState(): SessionState;
+  /** Events in source order. The producer awaits a listener's returned promise before its next event. */
+  subscribe(listener: SessionEventListener): () => void;
+  prompt(input: PromptInput): Promise<PromptResult>;
+  /** Aborts the active run (and a pending retry wait or command); resolves once settled. */
+  interrupt(): Promise<void>;
+  /** Resolves when the session is idle; `signal` lets the caller stop waiting. */
+  awaitIdle(completionId: string | undefined, signal: AbortSignal): Promise<AwaitIdleResult>;
+  getMessages(start: number, limit: number): MessagePage;
+  getOutcomes(start: number, limit: number): OutcomePage;
+}

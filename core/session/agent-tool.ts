@@ -1,0 +1,28 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+
+/** What a tool returns (and streams as partial results while it runs). */
+export interface AgentToolResult {
+  content: (PiAi.TextContent | PiAi.ImageContent)[];
+  details?: unknown;
+  isError?: boolean;
+}
+
+export interface AgentToolContext {
+  /** Aborted when the run is interrupted: stop work and kill child processes. */
+  signal: AbortSignal;
+  /** The session's working directory; relative paths resolve against it. */
+  cwd: string;
+  /** Streams a partial result (`tool_execution_update`). */
+  onUpdate(partial: AgentToolResult): void;
+}
+
+/**
+ * A tool the model may call. `parameters` is a JSON Schema object (TypeBox schemas are JSON Schema);
+ * arguments are validated against it before `execute` runs. Throwing produces an error tool result.
+ */
+export interface AgentTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(args: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult>;
+}

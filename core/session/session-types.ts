@@ -1,0 +1,147 @@
+/**
+ * The AgentSession's public data shapes: what `session.get_state` returns, what `session_event`
+ * frames carry, and what the session/model/thinking ports take and give. Plain JSON only: every
+ * value here crosses the wire as it is.
+ */
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+export type Delivery = "direct" | "steer" | "follow_up" | "continue";
+export type QueueMode = "one-at-a-time" | "all";
+export type ActivityType = "idle" | "running" | "aborting" | "compacting" | "reloading" | "failed" | "disposed";
+
+/** The public model projection: nothing else about a model crosses RPC. */
+export interface PublicModel {
+  provider: string;
+  id: string;
+  name: string;
+  reasoning: boolean;
+  input: ("text" | "image")[];
+  contextWindow: number;
+  maxTokens: number;
+}
+
+/** A catalogue entry adds whether credentials are available. */
+export interface CatalogModel extends PublicModel {
+  configured: boolean;
+}
+
+export type ModelState = { type: "unselected" } | ({ type: "selected" } & PublicModel);
+
+export interface QueuedInput {
+  text: string;
+  completionId?: string;
+}
+
+export interface WorkPlanStep {
+  id?: string;
+  title: string;
+  status: "pending" | "in_progress" | "completed" | "cancelled";
+}
+
+export interface WorkPlan {
+  revision: number;
+  steps: WorkPlanStep[];
+}
+
+export type CompactionState = { type: "idle" } | { type: "compacting"; reason: "threshold" | "overflow" | "manual" };
+export type RetryState =
+  | { type: "idle" }
+  | { type: "waiting"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
+export type ContextUsage =
+  | { type: "unavailable"; reason: "no_model" | "no_usage" }
+  | { type: "available"; tokens: number; contextWindow: number; percent: number };
+
+export type Activity = { type: Exclude<ActivityType, "failed"> } | { type: "failed"; errorMessage: string };
+
+export interface SessionState {
+  sessionId: string;
+  activity: Activity;
+  model: ModelState;
+  thinkingLevel: ThinkingLevel;
+  supportedThinkingLevels: ThinkingLevel[];
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  queuedInputs: { steering: QueuedInput[]; followUp: QueuedInput[] };
+  workPlan: WorkPlan;
+  messageCount: number;
+  compaction: CompactionState;
+  retry: RetryState;
+  contextUsage: ContextUsage;
+}
+
+export interface PromptInput {
+  delivery: Delivery;
+  text: string;
+  completionId?: string;
+}
+
+export interface PromptResult {
+  delivery: Delivery;
+  admission: "started" | "queued" | "joined";
+  completionRevision?: number;
+}
+
+export interface CompletionEvidence {
+  text: string;
+  textTruncated: boolean;
+  stopReason: string;
+  errorMessage?: string;
+  errorTruncated?: boolean;
+}
+
+export type AwaitIdleResult =
+  | Record<string, never>
+  | { completionId: string; completionRevision: number; messageCount: number; completion: CompletionEvidence | null };
+
+/** The open outcome envelope shared by `operation_outcome` events and `session.get_outcomes` items. */
+export interface OperationOutcome {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  operationId: string;
+  capability: string;
+  operation: string;
+  result: string;
+  durationMs: number;
+  evidence?: unknown;
+}
+
+export interface MessagePage {
+  start: number;
+  total: number;
+  nextStart: number | null;
+  messages: ({ index: number } & Record<string, unknown>)[];
+}
+
+export interface OutcomePage {
+  start: number;
+  total: number;
+  nextStart: number | null;
+  outcomes: ({ index: number } & OperationOutcome)[];
+}
+
+export interface ThinkingList {
+  levels: ThinkingLevel[];
+  current: ThinkingLevel;
+}
+
+export interface ThinkingSelection {
+  requested: ThinkingLevel;
+  effective: ThinkingLevel;
+  persisted: "global" | "project" | null;
+}
+
+/**
+ * Every event is a plain object with a `type`. The agent loop's events carry pi-ai messages as they are;
+ * `message_update` carries only the delta (`assistantMessageEvent: { type, contentIndex, delta }`).
+ * The full list and each event's fields are documented in docs/events.md.
+ */
+export interface AgentSessionEvent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** A listener may return a promise to make the producer wait (output backpressure). */
+export type SessionEventListener = (event: AgentSessionEvent) => void | Promise<void>;

@@ -1,0 +1,8 @@
+import type { MethodFamily } from "../../core/kernel/method-family.js";
+import { SetEventsMethod } from "./set-events.method.js";
+
+/** Methods owned by the RPC connection itself, not by the session. */
+export const connectionFamily: MethodFamily = {
+  family: "connection",
+  methods: [SetEventsMethod],
+};
