@@ -8,7 +8,6 @@ import { RpcError } from "./rpc-error.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
-  registry: MethodRegistry;
   writer: FrameWriter;
   limits: RpcLimits;
   state: StateSnapshotPort;
@@ -35,6 +34,7 @@ export class RpcConnection {
   private readonly settledWaiters: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private admitting = true;
+  private registry!: MethodRegistry;
 
   constructor(private readonly deps: ConnectionDependencies) {
     this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes);
@@ -48,6 +48,15 @@ export class RpcConnection {
     this.unsubscribe = events.subscribe(this.forwardEvent);
   }
 
+  /**
+   * Methods are wired after `ready` is written: `ready` needs only the session, and loading every
+   * family (class-validator above all) would double the time to `ready`. RpcServer admits nothing
+   * until this has been called.
+   */
+  useRegistry(registry: MethodRegistry): void {
+    this.registry = registry;
+  }
+
   get unsettled(): number {
     return this.inFlight.size;
   }
@@ -57,14 +66,14 @@ export class RpcConnection {
     if (!this.admitting || line.length === 0) return;
     const request = this.envelope.parse(line);
     if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
-    const method = this.deps.registry.get(request.method);
+    const method = this.registry.get(request.method);
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
     if (this.inFlight.has(request.id)) {
       return this.protocolError(request.id, new RpcError("invalid_request", "request id is already in flight"));
     }
     let params: object;
     try {
-      params = this.deps.registry.params.admit(method.params, request.params);
+      params = this.registry.params.admit(method.params, request.params);
     } catch (error) {
       return this.protocolError(request.id, error as RpcError);
     }

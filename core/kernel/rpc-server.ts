@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { FrameWriter } from "./frame-writer.js";
 import type { JsonlFramer } from "./jsonl-framer.js";
 import type { CancellationPort } from "./kernel-ports.js";
+import type { MethodRegistry } from "./method-registry.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { RpcError } from "./rpc-error.js";
 
@@ -25,6 +26,7 @@ export interface ServerDependencies {
 export class RpcServer {
   private ended = false;
   private stalled = false;
+  private stalledOnOutput = false;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
@@ -33,9 +35,22 @@ export class RpcServer {
 
   constructor(private readonly deps: ServerDependencies) {}
 
-  start(): Promise<number> {
+  /**
+   * Writes `ready` at once, then admits nothing until the method registry is wired; input that arrives
+   * meanwhile is queued. A wiring failure is logged and ends the process with exit code 1.
+   */
+  start(registry: Promise<MethodRegistry>): Promise<number> {
     const { input, connection } = this.deps;
     connection.start();
+    this.stallUntil(
+      registry.then(
+        (wired) => connection.useRegistry(wired),
+        (error) => {
+          this.deps.log(`zi: cannot wire methods: ${(error as Error).message}`);
+          void this.shutdown(1);
+        },
+      ),
+    );
     input.on("data", this.onData);
     input.on("end", this.onEnd);
     input.on("error", (error) => {
@@ -64,13 +79,20 @@ export class RpcServer {
     if (!this.stalled) this.pump();
   };
 
+  /**
+   * End of input. Records already received are still admitted in order, unless admission is stalled
+   * because the client is not reading: then they are queued input, discarded as the disconnect says.
+   */
   private readonly onEnd = (): void => {
     this.ended = true;
     if (this.stopping) return;
-    if (this.stalled) {
-      void this.shutdown(0);
-      return;
-    }
+    if (!this.stalled) this.finishInput();
+    else if (this.stalledOnOutput) void this.shutdown(0);
+    // A handler that never answers must not keep a disconnected client's process alive.
+    else setTimeout(() => void this.shutdown(0), this.deps.settlementMs).unref();
+  };
+
+  private finishInput(): void {
     let last: string | null;
     try {
       last = this.deps.framer.finish();
@@ -81,16 +103,17 @@ export class RpcServer {
     const admitted = last === null ? undefined : this.deps.connection.handleRecord(last);
     if (admitted) void admitted.then(() => this.shutdown(0));
     else void this.shutdown(0);
-  };
+  }
 
   /** Admits buffered records until input runs out, output is full, or an ordered handler is pending. */
   private pump(): void {
     const { framer, writer, connection, input } = this.deps;
     this.stalled = false;
+    this.stalledOnOutput = false;
     for (;;) {
       if (this.stopping) return;
       if (writer.full) {
-        this.stallUntil(writer.whenNotFull());
+        this.stallUntil(writer.whenNotFull(), true);
         return;
       }
       let line: string | null;
@@ -103,7 +126,8 @@ export class RpcServer {
       if (line === null) {
         const chunk = this.queue.shift();
         if (chunk === undefined) {
-          if (input.isPaused() && !this.ended) input.resume();
+          if (this.ended) this.finishInput();
+          else if (input.isPaused()) input.resume();
           return;
         }
         this.queuedBytes -= chunk.length;
@@ -118,12 +142,10 @@ export class RpcServer {
     }
   }
 
-  private stallUntil(ready: Promise<void>): void {
+  private stallUntil(ready: Promise<void>, onOutput = false): void {
     this.stalled = true;
-    void ready.then(() => {
-      if (this.ended && !this.stopping) void this.shutdown(0);
-      else this.pump();
-    });
+    this.stalledOnOutput = onOutput;
+    void ready.then(() => this.pump());
   }
 
   private async fatal(error: RpcError): Promise<void> {

@@ -119,19 +119,30 @@ describe("server lifecycle", () => {
     expect(frames.slice(1).map((f) => f.event.i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
-  it("notices a closed stdin while admission is stalled, and discards the queued input", async () => {
-    const h = new KernelHarness();
-    h.sink.stall();
-    h.start();
-    h.send(req("slow", "test.slow", { key: "stalled-close" }), req("queued", "test.echo", { bytes: 1 }));
+  it("still admits records received before EOF while an ordered handler holds admission", async () => {
+    const h = new KernelHarness().start();
+    h.send(req("slow", "test.slow", { key: "eof-ordered" }), req("next", "test.echo", { bytes: 1 }));
     await sleep(10);
     h.input.end();
     await sleep(10);
+    gates.open("eof-ordered");
+    expect(await h.exit).toBe(0);
+    expect(h.sink.frames().slice(1).map((f) => f.id)).toEqual(["slow", "next"]);
+  });
+
+  it("notices a closed stdin while stalled on a client that does not read, and discards the queued input", async () => {
+    const h = new KernelHarness({ limits: { maxPendingOutputRecords: 3 } });
+    h.sink.stall();
+    h.start();
+    h.send(...Array.from({ length: 10 }, (_, i) => req(`q${i}`, "test.echo", { bytes: i })));
+    await sleep(20);
+    h.input.end();
+    await sleep(20);
     expect(h.ports.cancelled).toBe(1);
-    gates.open("stalled-close");
     h.sink.release();
     expect(await h.exit).toBe(0);
-    expect(h.sink.frames().slice(1).map((f) => f.id)).toEqual(["slow"]);
+    const ids = h.sink.frames().slice(1).map((f) => f.id);
+    expect(ids).toEqual(["q0", "q1"]);
   });
 
   it("shuts down when stdout breaks", async () => {

@@ -29,6 +29,7 @@ export class KernelHarness {
   readonly limits: RpcLimits;
   readonly server: RpcServer;
   readonly writer: FrameWriter;
+  private readonly registry: MethodRegistry;
   exit: Promise<number> | undefined;
 
   constructor(options: HarnessOptions = {}) {
@@ -36,7 +37,7 @@ export class KernelHarness {
     const child = container.createChildContainer();
     const eventMode = new EventMode();
     child.registerInstance(EVENT_MODE, eventMode);
-    const registry = MethodRegistry.build(child, options.families ?? [connectionFamily, testFamily]);
+    const registry = (this.registry = MethodRegistry.build(child, options.families ?? [connectionFamily, testFamily]));
     const log = (message: string) => this.logs.push(message);
     this.writer = new FrameWriter(
       this.sink,
@@ -44,7 +45,6 @@ export class KernelHarness {
       () => void this.server.shutdown(0),
     );
     const connection = new RpcConnection({
-      registry,
       writer: this.writer,
       limits: this.limits,
       state: this.ports,
@@ -64,7 +64,7 @@ export class KernelHarness {
   }
 
   start(): this {
-    this.exit = this.server.start();
+    this.exit = this.server.start(Promise.resolve(this.registry));
     return this;
   }
 

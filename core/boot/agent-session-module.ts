@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import type { ZiOptions } from "../cli/cli-options.js";
+import { SettingsStore } from "../config/settings-store.js";
+import { ZiPaths } from "../config/zi-paths.js";
+import { SessionJournal } from "../journal/session-journal.js";
+import { ModelRegistry } from "../models/model-registry.js";
+import type { ModelPort } from "../ports/model.port.js";
+import type { ThinkingPort } from "../ports/thinking.port.js";
+import { AgentSession } from "../session/agent-session.js";
+import type { SessionModule } from "./session-module.js";
+
+/**
+ * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
+ * runtime and the journal. Nothing here imports pi-ai; the first model call or listing does.
+ */
+export class AgentSessionModule implements SessionModule {
+  readonly models: ModelPort;
+  readonly thinking: ThinkingPort;
+
+  private constructor(
+    readonly session: AgentSession,
+    private readonly journal: SessionJournal,
+    private readonly registry: ModelRegistry,
+  ) {
+    this.models = session.models;
+    this.thinking = session.thinking;
+  }
+
+  static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentSessionModule> {
+    const paths = new ZiPaths({ env, cwd });
+    const settings = new SettingsStore(paths);
+    const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
+    const journal = AgentSessionModule.openJournal(options, paths, cwd);
+    const session = new AgentSession({
+      runtime: registry,
+      journal,
+      cwd,
+      settings: { thinkingLevel: settings.getThinkingLevel() },
+      settingsWriter: settings,
+    });
+    return new AgentSessionModule(session, journal, registry);
+  }
+
+  private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string): SessionJournal {
+    const sessionId = randomUUID();
+    if (options.noSession) return SessionJournal.inMemory(sessionId, cwd);
+    if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd);
+    if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
+    return SessionJournal.open(options.sessionFile);
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.dispose();
+    this.journal.close();
+    this.registry.dispose();
+  }
+}

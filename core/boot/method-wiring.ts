@@ -1,0 +1,37 @@
+import "reflect-metadata";
+import { container as rootContainer } from "tsyringe";
+import type { EventMode } from "../kernel/event-mode.js";
+import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kernel/kernel-ports.js";
+import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
+import type { MethodFamily } from "../kernel/method-family.js";
+import { MethodRegistry } from "../kernel/method-registry.js";
+import { MODELS } from "../ports/model.port.js";
+import { SESSION } from "../ports/session.port.js";
+import { THINKING } from "../ports/thinking.port.js";
+import type { SessionModule } from "./session-module.js";
+
+export interface KernelBindings {
+  eventMode: EventMode;
+  state: StateSnapshotPort;
+  events: EventStreamPort;
+  cancellation: CancellationPort;
+}
+
+/**
+ * The DI half of the composition root: binds the ports in a child container and builds the method
+ * registry from the families. Loaded lazily (it pulls in tsyringe, class-validator and every family),
+ * right after `ready` is written.
+ */
+export class MethodWiring {
+  static wire(module: SessionModule, kernel: KernelBindings, families: readonly MethodFamily[]): MethodRegistry {
+    const container = rootContainer.createChildContainer();
+    container.registerInstance(SESSION, module.session);
+    container.registerInstance(MODELS, module.models);
+    container.registerInstance(THINKING, module.thinking);
+    container.registerInstance(EVENT_MODE, kernel.eventMode);
+    container.registerInstance(STATE_SNAPSHOT, kernel.state);
+    container.registerInstance(EVENT_STREAM, kernel.events);
+    container.registerInstance(CANCELLATION, kernel.cancellation);
+    return MethodRegistry.build(container, families);
+  }
+}

@@ -1,0 +1,66 @@
+import type { Readable } from "node:stream";
+import { EventMode } from "../kernel/event-mode.js";
+import { FrameWriter } from "../kernel/frame-writer.js";
+import { JsonlFramer } from "../kernel/jsonl-framer.js";
+import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
+import type { MethodFamily } from "../kernel/method-family.js";
+import type { MethodRegistry } from "../kernel/method-registry.js";
+import type { OutputSink } from "../kernel/output-sink.js";
+import { RpcConnection } from "../kernel/rpc-connection.js";
+import { RPC_LIMITS } from "../kernel/rpc-limits.js";
+import { RpcServer } from "../kernel/rpc-server.js";
+import type { SessionModule } from "./session-module.js";
+
+export interface RpcApplicationIo {
+  input: Readable;
+  output: OutputSink;
+  log: (message: string) => void;
+}
+
+/** Loads the method families; a dynamic import, so that `ready` does not wait for them. */
+export type FamilyLoader = () => Promise<readonly MethodFamily[]>;
+
+/**
+ * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container and
+ * the method families are loaded right after, and the first request is admitted once they are wired.
+ */
+export class RpcApplication {
+  readonly server: RpcServer;
+  private readonly kernel: { eventMode: EventMode; state: StateSnapshotPort; events: EventStreamPort; cancellation: CancellationPort };
+
+  constructor(
+    private readonly module: SessionModule,
+    private readonly loadFamilies: FamilyLoader,
+    io: RpcApplicationIo,
+  ) {
+    const eventMode = new EventMode();
+    const state: StateSnapshotPort = { snapshot: () => module.session.getState() };
+    const events: EventStreamPort = { subscribe: (listener) => module.session.subscribe(listener) };
+    const cancellation: CancellationPort = { cancel: () => module.session.interrupt() };
+    this.kernel = { eventMode, state, events, cancellation };
+    const writer = new FrameWriter(
+      io.output,
+      { maxPendingRecords: RPC_LIMITS.maxPendingOutputRecords, maxPendingBytes: RPC_LIMITS.maxPendingOutputBytes },
+      () => void this.server.shutdown(0),
+    );
+    const connection = new RpcConnection({ writer, limits: { ...RPC_LIMITS }, state, events, eventMode, log: io.log });
+    this.server = new RpcServer({
+      input: io.input,
+      framer: new JsonlFramer(RPC_LIMITS.maxRecordBytes),
+      writer,
+      connection,
+      cancellation,
+      settlementMs: RPC_LIMITS.settlementMs,
+      log: io.log,
+    });
+  }
+
+  run(): Promise<number> {
+    return this.server.start(this.wire());
+  }
+
+  private async wire(): Promise<MethodRegistry> {
+    const [families, { MethodWiring }] = await Promise.all([this.loadFamilies(), import("./method-wiring.js")]);
+    return MethodWiring.wire(this.module, this.kernel, families);
+  }
+}

@@ -1,0 +1,141 @@
+import { statSync } from "node:fs";
+import { RpcError } from "../kernel/rpc-error.js";
+import { PiAiLoader } from "../models/pi-ai-loader.js";
+import { JsonFile } from "./json-file.js";
+import { warnOnStderr } from "./stderr-warning.js";
+import type { Warn } from "./stderr-warning.js";
+import type { ZiPaths } from "./zi-paths.js";
+
+/** How a models.json provider authenticates. */
+export interface ProviderAuth {
+  apiKey?: string;
+  apiKeyEnv?: string;
+  /** Local servers: configured without any key. */
+  noAuth?: boolean;
+}
+
+export interface CredentialStoreOptions {
+  warn?: Warn;
+  piAi?: PiAiLoader;
+}
+
+const REDACTED = "[redacted]";
+// pi-ai's marker for ambient cloud credentials (AWS profiles, Google ADC): not a secret itself.
+const AMBIENT_CREDENTIALS = "<authenticated>";
+
+/**
+ * API keys, looked up in order: `ZI_HOME/auth.json` (`{ "<provider>": { "type": "api_key", "key" } }`),
+ * the provider's models.json `apiKey` / `apiKeyEnv`, then pi-ai's well-known variables (OPENAI_API_KEY, ...).
+ * Every value it has seen is remembered so `redact` can scrub it from provider error text.
+ */
+export class CredentialStore {
+  private readonly authFile: JsonFile;
+  private readonly warn: Warn;
+  private readonly piAi: PiAiLoader;
+  private readonly providerAuth = new Map<string, ProviderAuth>();
+  private readonly secrets = new Set<string>();
+  private authKeys: Map<string, string> | undefined;
+
+  constructor(
+    paths: ZiPaths,
+    private readonly env: NodeJS.ProcessEnv,
+    options: CredentialStoreOptions = {},
+  ) {
+    this.authFile = new JsonFile(paths.authFile);
+    this.warn = options.warn ?? warnOnStderr;
+    this.piAi = options.piAi ?? new PiAiLoader();
+  }
+
+  /** Declares how a models.json provider authenticates (replacing an earlier declaration). */
+  defineProvider(provider: string, auth: ProviderAuth): void {
+    this.providerAuth.set(provider, auth);
+    if (auth.apiKey) this.addSecret(auth.apiKey);
+    const fromEnv = auth.apiKeyEnv ? this.env[auth.apiKeyEnv] : undefined;
+    if (fromEnv) this.addSecret(fromEnv);
+  }
+
+  /** Marks a value (e.g. a custom auth header) as something `redact` must scrub. */
+  addSecret(value: string): void {
+    if (value && value !== AMBIENT_CREDENTIALS) this.secrets.add(value);
+  }
+
+  async apiKey(provider: string): Promise<string | undefined> {
+    const key = this.authEntries().get(provider) ?? this.modelsFileKey(provider) ?? (await this.wellKnownEnvKey(provider));
+    if (key) this.addSecret(key);
+    return key || undefined;
+  }
+
+  async hasCredentials(provider: string): Promise<boolean> {
+    return this.providerAuth.get(provider)?.noAuth === true || (await this.apiKey(provider)) !== undefined;
+  }
+
+  /** Stores a key in auth.json (mode 0600, written atomically). */
+  async setApiKey(provider: string, key: string): Promise<void> {
+    const current = this.authFile.readObject();
+    // Rewriting a file we cannot parse would silently drop every other stored key.
+    if (current.status === "invalid") throw new RpcError("operation_failed", `cannot store the key: auth.json ${current.reason}`);
+    const entries = new Map(current.status === "ok" ? Object.entries(current.value) : []);
+    entries.set(provider, { type: "api_key", key });
+    await this.authFile.writeObject(Object.fromEntries(entries), { mode: 0o600, dirMode: 0o700 });
+    this.authEntries().set(provider, key);
+    this.addSecret(key);
+  }
+
+  /** Replaces every known credential value in `text` with `[redacted]`. */
+  redact(text: string): string {
+    this.authEntries();
+    // Longest first, so a key that contains another key is scrubbed whole.
+    const secrets = [...this.secrets].sort((a, b) => b.length - a.length);
+    let result = text;
+    for (const secret of secrets) {
+      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    }
+    return result;
+  }
+
+  private modelsFileKey(provider: string): string | undefined {
+    const auth = this.providerAuth.get(provider);
+    if (!auth) return undefined;
+    return auth.apiKey || (auth.apiKeyEnv ? this.env[auth.apiKeyEnv] : undefined) || undefined;
+  }
+
+  private async wellKnownEnvKey(provider: string): Promise<string | undefined> {
+    // pi-ai reads process.env itself: with an injected environment (tests, embedders) consulting
+    // it would leak the host's keys into a supposedly isolated setup, so it is skipped.
+    if (this.env !== process.env) return undefined;
+    const piAi = await this.piAi.load();
+    return piAi.getEnvApiKey(provider);
+  }
+
+  private authEntries(): Map<string, string> {
+    if (this.authKeys) return this.authKeys;
+    this.authKeys = new Map();
+    const read = this.authFile.readObject();
+    if (read.status === "invalid") {
+      this.warn(`credentials file ${this.authFile.path} ${read.reason}; ignoring it`);
+      return this.authKeys;
+    }
+    if (read.status === "missing") return this.authKeys;
+    this.checkPermissions();
+    for (const [provider, entry] of Object.entries(read.value)) {
+      if (typeof entry !== "object" || entry === null) continue;
+      const { type, key } = entry as Record<string, unknown>;
+      if (type === "api_key" && typeof key === "string" && key !== "") {
+        this.authKeys.set(provider, key);
+        this.addSecret(key);
+      }
+    }
+    return this.authKeys;
+  }
+
+  private checkPermissions(): void {
+    if (process.platform === "win32") return;
+    try {
+      if ((statSync(this.authFile.path).mode & 0o077) !== 0) {
+        this.warn(`credentials file ${this.authFile.path} is readable by group or others; run: chmod 600 ${this.authFile.path}`);
+      }
+    } catch {
+      // Vanished between read and stat: nothing to warn about.
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { RpcError } from "../kernel/rpc-error.js";
+import { THINKING_LEVELS } from "../session/session-types.js";
+import type { ThinkingLevel } from "../session/session-types.js";
+import { JsonFile } from "./json-file.js";
+import { warnOnStderr } from "./stderr-warning.js";
+import type { Warn } from "./stderr-warning.js";
+import type { ZiPaths } from "./zi-paths.js";
+
+export type SettingsScope = "global" | "project";
+
+export interface DefaultModelSetting {
+  provider: string;
+  id: string;
+}
+
+/**
+ * Global (`ZI_HOME/settings.json`) and project (`.zi/settings.json`) settings. A key set in the
+ * project file overrides the same key in the global one (whole values, no deep merge). A missing
+ * file is empty; a malformed one is reported once on stderr and treated as empty.
+ */
+export class SettingsStore {
+  private readonly files: ReadonlyMap<SettingsScope, JsonFile>;
+  private readonly cache = new Map<SettingsScope, Map<string, unknown>>();
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    paths: ZiPaths,
+    private readonly warn: Warn = warnOnStderr,
+  ) {
+    this.files = new Map([
+      ["global", new JsonFile(paths.globalSettingsFile)],
+      ["project", new JsonFile(paths.projectSettingsFile)],
+    ]);
+  }
+
+  get(key: string): unknown {
+    const project = this.scope("project");
+    return project.has(key) ? project.get(key) : this.scope("global").get(key);
+  }
+
+  /** The persisted thinking level, ignoring values that are not a known level. */
+  getThinkingLevel(): ThinkingLevel | undefined {
+    const value = this.get("thinkingLevel");
+    return THINKING_LEVELS.find((level) => level === value);
+  }
+
+  getDefaultModel(): DefaultModelSetting | undefined {
+    const value = this.get("defaultModel");
+    if (typeof value !== "object" || value === null) return undefined;
+    const { provider, id } = value as Record<string, unknown>;
+    return typeof provider === "string" && typeof id === "string" ? { provider, id } : undefined;
+  }
+
+  /**
+   * Merges `patch` into one scope's file (an `undefined` value removes the key). The file is
+   * re-read first so edits made by another process since startup are kept. A malformed file is
+   * not overwritten: the user's content wins over ours.
+   */
+  write(scope: SettingsScope, patch: Record<string, unknown>): Promise<void> {
+    const next = this.writes.then(() => this.writeNow(scope, patch));
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Forgets cached contents; the next `get` re-reads both files. */
+  reload(): void {
+    this.cache.clear();
+  }
+
+  private async writeNow(scope: SettingsScope, patch: Record<string, unknown>): Promise<void> {
+    const file = this.fileFor(scope);
+    const current = file.readObject();
+    if (current.status === "invalid") {
+      throw new RpcError("operation_failed", `cannot update ${scope} settings: settings.json ${current.reason}`);
+    }
+    const merged = new Map(current.status === "ok" ? Object.entries(current.value) : []);
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) merged.delete(key);
+      else merged.set(key, value);
+    }
+    try {
+      await file.writeObject(Object.fromEntries(merged));
+    } catch (error) {
+      throw new RpcError(
+        "operation_failed",
+        `cannot write ${scope} settings (${(error as NodeJS.ErrnoException).code ?? "write error"})`,
+      );
+    }
+    this.cache.set(scope, merged);
+  }
+
+  private scope(scope: SettingsScope): Map<string, unknown> {
+    let values = this.cache.get(scope);
+    if (!values) {
+      const read = this.fileFor(scope).readObject();
+      if (read.status === "invalid") {
+        this.warn(`${scope} settings ${this.fileFor(scope).path} ${read.reason}; ignoring it`);
+      }
+      values = new Map(read.status === "ok" ? Object.entries(read.value) : []);
+      this.cache.set(scope, values);
+    }
+    return values;
+  }
+
+  private fileFor(scope: SettingsScope): JsonFile {
+    return this.files.get(scope)!;
+  }
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type * as PiAi from "@mariozechner/pi-ai";
+import { RpcError } from "../kernel/rpc-error.js";
+import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../session/session-types.js";
+import { entryProblem } from "./journal-entry-guard.js";
+import { JournalIndex } from "./journal-index.js";
+import { JournalLoader } from "./journal-loader.js";
+import type { JournalEntry, JournalEntryInput } from "./journal-types.js";
+import type { JournalModel, OutcomeEntry, SessionHeaderEntry, SessionJournalOptions } from "./journal-view-types.js";
+
+/** Session ids become file names: nothing that could leave the directory or need quoting. */
+const SAFE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const warn = (text: string): void => void process.stderr.write(`zi: ${text}\n`);
+
+/**
+ * The append-only JSONL journal of one session plus the indexes that make paging cheap.
+ *
+ * Each entry is one line written with one write (short writes are retried), then fdatasync'ed,
+ * before `append` returns, so a crash can tear only the last line. `open` repairs such a tail.
+ * One process owns a journal file at a time; nothing locks it.
+ */
+export class SessionJournal {
+  private readonly index = new JournalIndex();
+
+  private constructor(
+    readonly file: string | null,
+    private fd: number | null,
+    private size: number,
+    private readonly fsync: boolean,
+  ) {}
+
+  /** `--no-session`: the same indexes, nothing on disk. */
+  static inMemory(sessionId: string, cwd: string): SessionJournal {
+    const journal = new SessionJournal(null, null, 0, false);
+    journal.append({ type: "session", version: 1, sessionId, cwd });
+    return journal;
+  }
+
+  /** A new file `<dir>/<timestamp>_<sessionId>.jsonl` (mode 0600) whose first line is the header. */
+  static create(dir: string, sessionId: string, cwd: string, options: SessionJournalOptions = {}): SessionJournal {
+    if (!SAFE_SESSION_ID.test(sessionId)) throw new Error(`unsafe session id for a file name: ${sessionId}`);
+    const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`);
+    let fd: number;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fd = openSync(file, "ax", 0o600);
+    } catch (error) {
+      warn(`cannot create session journal ${file}: ${describe(error)}`);
+      throw new RpcError("operation_failed", "the session file could not be created");
+    }
+    const journal = new SessionJournal(file, fd, 0, options.fsync ?? true);
+    journal.append({ type: "session", version: 1, sessionId, cwd });
+    return journal;
+  }
+
+  /**
+   * Resumes a journal. A last line that is not a valid entry (torn by a crash) is truncated from the
+   * file; a valid last line missing its LF gets one. Invalid lines elsewhere are skipped and left in
+   * the file. Each repair is reported as one line on stderr. The first line must be a session header.
+   */
+  static open(file: string, options: SessionJournalOptions = {}): SessionJournal {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDWR | constants.O_APPEND);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      if (!missing) warn(`cannot open session journal ${file}: ${describe(error)}`);
+      if (missing) throw new RpcError("not_found", "session file not found");
+      throw new RpcError("operation_failed", "the session file could not be opened");
+    }
+    try {
+      const loaded = JournalLoader.load(fd);
+      const fsync = options.fsync ?? true;
+      if (loaded.keepBytes < fstatSync(fd).size) ftruncateSync(fd, loaded.keepBytes);
+      const journal = new SessionJournal(file, fd, loaded.keepBytes, fsync);
+      if (loaded.missingNewline) journal.writeLine("\n");
+      else if (fsync) fdatasyncSync(fd);
+      for (const text of loaded.warnings) warn(`session journal ${file}: ${text}`);
+      for (const entry of loaded.entries) journal.index.add(entry);
+      return journal;
+    } catch (error) {
+      closeSync(fd);
+      if (error instanceof RpcError) throw error;
+      warn(`cannot resume session journal ${file}: ${describe(error)}`);
+      throw new RpcError("operation_failed", `not a readable Zi session journal: ${describe(error)}`);
+    }
+  }
+
+  /** The projection carried by `operation_outcome` events and `session.get_outcomes` items alike. */
+  static toOutcome(entry: OutcomeEntry): OperationOutcome {
+    return JournalIndex.toOutcome(entry);
+  }
+
+  get sessionId(): string {
+    return this.header.sessionId;
+  }
+
+  get cwd(): string {
+    return this.header.cwd;
+  }
+
+  get lastEntryId(): string | null {
+    return this.index.lastEntryId;
+  }
+
+  get entryCount(): number {
+    return this.index.entryCount;
+  }
+
+  /** Items of the `session.get_messages` transcript (hidden custom messages excluded). */
+  get messageCount(): number {
+    return this.index.messageCount;
+  }
+
+  get outcomeCount(): number {
+    return this.index.outcomeCount;
+  }
+
+  /** The latest `work_plan`, or `{ revision: 0, steps: [] }`. */
+  get workPlan(): WorkPlan {
+    return this.index.workPlan;
+  }
+
+  /** The latest `model_change`, or null if the session never selected one. */
+  get model(): JournalModel | null {
+    return this.index.latestModel;
+  }
+
+  /** The latest `thinking_level_change`, or null. */
+  get thinkingLevel(): ThinkingLevel | null {
+    return this.index.thinkingLevel;
+  }
+
+  /**
+   * Writes one entry (assigning id, parentId = previous entry's id, ISO timestamp) and indexes it.
+   * The returned entry is the parsed form of the written line, i.e. exactly what a resume reads;
+   * treat it as read-only. On a write failure nothing is indexed and the partial line is cut off.
+   */
+  append(input: JournalEntryInput): JournalEntry {
+    if (this.fd === null && this.file !== null) throw new RpcError("operation_failed", "the session journal is closed");
+    if ((input.type === "session") !== (this.index.entryCount === 0)) {
+      throw new Error("the session header is the journal's first entry and only that");
+    }
+    let id: string;
+    do id = randomUUID().slice(0, 8);
+    while (this.index.has(id));
+    const base = { id, parentId: this.index.lastEntryId, timestamp: new Date().toISOString() };
+    // `base` last too: a JS caller's stray id/parentId/timestamp must not win; `type` first reads well.
+    const line = JSON.stringify(Object.assign({ type: input.type, ...base }, input, base));
+    const entry: unknown = JSON.parse(line);
+    const problem = entryProblem(entry);
+    if (problem) throw new Error(`refusing to journal a ${input.type} entry: ${problem}`);
+    this.writeLine(`${line}\n`);
+    this.index.add(entry as JournalEntry);
+    return entry as JournalEntry;
+  }
+
+  entries(): IterableIterator<JournalEntry> {
+    return this.index.entries();
+  }
+
+  getEntry(id: string): JournalEntry | undefined {
+    return this.index.get(id);
+  }
+
+  /** See JournalIndex.getMessagePage: bounded by `limit` items and by `maxBytes` of encoded JSON. */
+  getMessagePage(start: number, limit: number, maxBytes: number): MessagePage {
+    return this.index.getMessagePage(start, limit, maxBytes);
+  }
+
+  getOutcomePage(start: number, limit: number): OutcomePage {
+    return this.index.getOutcomePage(start, limit);
+  }
+
+  /** The pi-ai messages the model should see; see JournalIndex.buildContextMessages. */
+  buildContextMessages(): PiAi.Message[] {
+    return this.index.buildContextMessages();
+  }
+
+  toOutcome(entry: OutcomeEntry): OperationOutcome {
+    return JournalIndex.toOutcome(entry);
+  }
+
+  /** Releases the file; appends then fail. Indexes stay readable. Idempotent. */
+  close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+  }
+
+  private get header(): SessionHeaderEntry {
+    return this.index.first as SessionHeaderEntry;
+  }
+
+  private writeLine(line: string): void {
+    const fd = this.fd;
+    if (fd === null) return;
+    const bytes = Buffer.from(line, "utf8");
+    let written = 0;
+    try {
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+      if (this.fsync) fdatasyncSync(fd);
+    } catch (error) {
+      // Cut a partial (or unsynced) line so the next append starts on a clean line.
+      if (written > 0) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch {
+          // The next `open` repairs the tail instead.
+        }
+      }
+      warn(`session journal ${this.file} write failed: ${describe(error)}`);
+      throw new RpcError("operation_failed", "the session journal could not be written");
+    }
+    this.size += bytes.length;
+  }
+}

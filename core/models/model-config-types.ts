@@ -1,0 +1,41 @@
+/** Shapes of the user-editable model files (`ZI_HOME/models.json`, the faux script), after validation. */
+
+export interface UserModelConfig {
+  id: string;
+  name: string;
+  reasoning: boolean;
+  input: ("text" | "image")[];
+  contextWindow: number;
+  maxTokens: number;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+export interface UserProviderConfig {
+  name: string;
+  baseUrl: string;
+  api: string;
+  apiKey?: string;
+  apiKeyEnv?: string;
+  /** True with `"noAuth": true` or `"apiKey": ""`: a local server that needs no key. */
+  noAuth: boolean;
+  headers: Record<string, string>;
+  /** pi-ai compatibility overrides (e.g. `supportsDeveloperRole: false` for Ollama); never exposed. */
+  compat?: Record<string, unknown>;
+  models: UserModelConfig[];
+}
+
+export interface FauxToolCallStep {
+  name: string;
+  arguments: Record<string, unknown>;
+  id?: string;
+}
+
+/** One scripted model call of `faux/scripted`. */
+export interface FauxStep {
+  text?: string;
+  thinking?: string;
+  toolCalls?: FauxToolCallStep[];
+  delayMs?: number;
+  tokensPerSecond?: number;
+  error?: { message: string; retryable: boolean };
+}

@@ -1,0 +1,215 @@
+import { readFile } from "node:fs/promises";
+import type * as PiAi from "@mariozechner/pi-ai";
+import { CredentialStore } from "../config/credential-store.js";
+import { warnOnStderr } from "../config/stderr-warning.js";
+import type { Warn } from "../config/stderr-warning.js";
+import type { ZiPaths } from "../config/zi-paths.js";
+import { RpcError } from "../kernel/rpc-error.js";
+import type { CatalogModel, ThinkingLevel } from "../session/session-types.js";
+import { FauxModels } from "./faux-models.js";
+import { FauxScript } from "./faux-script.js";
+import { ModelCatalog } from "./model-catalog.js";
+import type { CatalogEntry } from "./model-catalog.js";
+import type { UserProviderConfig } from "./model-config-types.js";
+import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "./model-runtime.js";
+import { ModelsFileParser } from "./models-file-parser.js";
+import { PiAiLoader } from "./pi-ai-loader.js";
+import type { PiAiModule } from "./pi-ai-loader.js";
+import { ProviderErrorClassifier } from "./provider-error-classifier.js";
+import { ThinkingClamp } from "./thinking-clamp.js";
+
+/**
+ * `model.list` returns at most this many descriptors (about 200 bytes each, so well under the
+ * 8 MiB message bound). Order decides what a cap would drop: faux, models.json providers, pi-ai
+ * providers with credentials, then pi-ai providers without. pi-ai 0.73.1 lists 969 models.
+ */
+export const MODEL_LIST_CAP = 2000;
+
+// Local servers need no key, but pi-ai's OpenAI-compatible client refuses to start without one.
+const NO_AUTH_PLACEHOLDER_KEY = "zi-no-auth";
+const SENSITIVE_HEADER = /auth|key|token|secret|cookie/i;
+
+export interface ModelRegistryOptions {
+  paths: ZiPaths;
+  /** Defaults to process.env. Also used for models.json `apiKeyEnv`. */
+  env?: NodeJS.ProcessEnv;
+  /** `--faux-script FILE` / `ZI_FAUX_SCRIPT`: adds `faux/scripted`. Validated here, at construction. */
+  fauxScriptFile?: string;
+  credentials?: CredentialStore;
+  piAi?: PiAiLoader;
+  warn?: Warn;
+}
+
+interface LoadedCatalog {
+  piAi: PiAiModule;
+  catalog: ModelCatalog;
+  faux: FauxModels;
+}
+
+/** The ModelRuntime: pi-ai's catalogue, models.json providers and the offline faux models. */
+export class ModelRegistry implements ModelRuntime {
+  readonly credentials: CredentialStore;
+  private readonly paths: ZiPaths;
+  private readonly piAi: PiAiLoader;
+  private readonly warn: Warn;
+  private readonly script: FauxScript | undefined;
+  private readonly classifier = new ProviderErrorClassifier();
+  private loading: Promise<LoadedCatalog> | undefined;
+  private loaded: LoadedCatalog | undefined;
+
+  constructor(options: ModelRegistryOptions) {
+    this.paths = options.paths;
+    this.piAi = options.piAi ?? new PiAiLoader();
+    this.warn = options.warn ?? warnOnStderr;
+    this.credentials =
+      options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, { warn: this.warn, piAi: this.piAi });
+    this.script = options.fauxScriptFile ? FauxScript.load(options.fauxScriptFile) : undefined;
+  }
+
+  async list(): Promise<CatalogModel[]> {
+    const { catalog } = await this.load();
+    const groups = new Map<string, CatalogModel[]>([["faux", []], ["user", []], ["configured", []], ["unconfigured", []]]);
+    for (const [provider, entries] of catalog.byProvider()) {
+      const configured = entries[0].source === "faux" || (await this.credentials.hasCredentials(provider));
+      const group = entries[0].source === "builtin" ? (configured ? "configured" : "unconfigured") : entries[0].source;
+      groups.get(group)!.push(...entries.map((entry) => ({ ...entry.descriptor, input: [...entry.descriptor.input], configured })));
+    }
+    return [...groups.values()].flat().slice(0, MODEL_LIST_CAP);
+  }
+
+  async resolve(provider: string, id: string): Promise<ResolvedModel> {
+    const { piAi, catalog } = await this.load();
+    const entry = catalog.find(provider, id);
+    if (!entry) throw new RpcError("not_found", `unknown model ${provider}/${id}`);
+    if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
+      throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
+    }
+    return this.resolved(piAi, entry);
+  }
+
+  async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream> {
+    const { piAi, faux } = await this.load();
+    const level = this.clampThinking(model, options.thinkingLevel);
+    const base: PiAi.SimpleStreamOptions = {
+      signal: options.signal,
+      sessionId: options.sessionId,
+      reasoning: level === "off" ? undefined : level,
+    };
+    // Faux usage is an estimate; prompt caching would only make pi-ai keep a copy of every prompt.
+    if (faux.models.includes(model.model)) return faux.stream(model.model, context, { ...base, cacheRetention: "none" });
+
+    const provider = model.model.provider;
+    const apiKey =
+      (await this.credentials.apiKey(provider)) ??
+      ((await this.credentials.hasCredentials(provider)) ? NO_AUTH_PLACEHOLDER_KEY : undefined);
+    if (!apiKey) return this.failedStream(piAi, model.model, `no credentials for provider ${provider}`);
+    let source: PiAi.AssistantMessageEventStream;
+    try {
+      // Retries belong to the session (auto_retry events); SDK-internal retries would hide them.
+      source = piAi.streamSimple(model.model, context, { ...base, apiKey, maxRetries: 0 });
+    } catch (error) {
+      return this.failedStream(piAi, model.model, this.credentials.redact(error instanceof Error ? error.message : String(error)));
+    }
+    return this.redacted(piAi, source);
+  }
+
+  classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind {
+    const piAi = this.piAi.loaded;
+    if (!piAi) throw new Error("ModelRegistry.classifyError called before any model was resolved");
+    return this.classifier.classify(piAi, message, model.model);
+  }
+
+  clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel {
+    return model ? ThinkingClamp.clamp(model.supportedThinkingLevels, level) : "off";
+  }
+
+  /** Unregisters the faux providers from pi-ai's global api registry. */
+  dispose(): void {
+    this.loaded?.faux.dispose();
+  }
+
+  private resolved(piAi: PiAiModule, entry: CatalogEntry): ResolvedModel {
+    return {
+      descriptor: { ...entry.descriptor, input: [...entry.descriptor.input] },
+      supportedThinkingLevels: piAi.getSupportedThinkingLevels(entry.model),
+      model: entry.model,
+    };
+  }
+
+  private load(): Promise<LoadedCatalog> {
+    this.loading ??= this.loadNow().then(
+      (loaded) => (this.loaded = loaded),
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  private async loadNow(): Promise<LoadedCatalog> {
+    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.readUserProviders()]);
+    for (const provider of userProviders) this.defineCredentials(provider);
+    const faux = new FauxModels(piAi, this.script);
+    return { piAi, faux, catalog: new ModelCatalog(piAi, faux, userProviders) };
+  }
+
+  private async readUserProviders(): Promise<UserProviderConfig[]> {
+    let text: string;
+    try {
+      text = await readFile(this.paths.modelsFile, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") this.warn(`models file ${this.paths.modelsFile} cannot be read (${code ?? "read error"}); its providers are skipped`);
+      return [];
+    }
+    const { providers, warnings } = new ModelsFileParser().parse(text, `models file ${this.paths.modelsFile}`);
+    for (const warning of warnings) this.warn(warning);
+    return providers;
+  }
+
+  private defineCredentials(provider: UserProviderConfig): void {
+    this.credentials.defineProvider(provider.name, { apiKey: provider.apiKey, apiKeyEnv: provider.apiKeyEnv, noAuth: provider.noAuth });
+    // Base URLs and auth headers must not reach clients either, even inside a provider's error text.
+    this.credentials.addSecret(provider.baseUrl);
+    for (const [name, value] of Object.entries(provider.headers)) {
+      if (!SENSITIVE_HEADER.test(name)) continue;
+      this.credentials.addSecret(value);
+      const bearer = /^bearer\s+(.+)$/i.exec(value);
+      if (bearer) this.credentials.addSecret(bearer[1]);
+    }
+  }
+
+  /** Forwards a provider stream, scrubbing credentials from its error message before anyone sees it. */
+  private redacted(piAi: PiAiModule, source: PiAi.AssistantMessageEventStream): PiAi.AssistantMessageEventStream {
+    const out = piAi.createAssistantMessageEventStream();
+    void (async () => {
+      for await (const event of source) {
+        if (event.type === "error" && event.error.errorMessage) {
+          event.error.errorMessage = this.credentials.redact(event.error.errorMessage);
+        }
+        out.push(event);
+      }
+      out.end();
+    })();
+    return out;
+  }
+
+  private failedStream(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>, errorMessage: string): PiAi.AssistantMessageEventStream {
+    const out = piAi.createAssistantMessageEventStream();
+    const message: PiAi.AssistantMessage = {
+      role: "assistant",
+      content: [],
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "error",
+      errorMessage,
+      timestamp: Date.now(),
+    };
+    out.push({ type: "error", reason: "error", error: message });
+    out.end(message);
+    return out;
+  }
+}

@@ -1,0 +1,45 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import type { ProviderErrorKind } from "./model-runtime.js";
+import { FAUX_PROVIDER } from "./faux-models.js";
+import { FAUX_ERROR_DIAGNOSTIC } from "./faux-responder.js";
+import type { PiAiModule } from "./pi-ai-loader.js";
+
+// Provider SDKs surface transient failures only as text: "429 Rate limit reached", "503 ...",
+// "Connection error.", undici's "fetch failed" / "terminated", Node's socket error codes.
+const RETRYABLE_PATTERNS: readonly RegExp[] = [
+  /\b(?:408|429|500|502|503|504|529)\b/,
+  /rate.?limit/i,
+  /too many requests/i,
+  /overloaded/i,
+  /service.?unavailable/i,
+  /bad gateway/i,
+  /gateway.?time.?out/i,
+  /internal.?server.?error/i,
+  /\b(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|UND_ERR_SOCKET)\b/,
+  /fetch failed/i,
+  /connection.?(?:error|refused|reset|closed)/i,
+  /network.?error/i,
+  /socket hang up/i,
+  /other side closed/i,
+  /\bterminated\b/i,
+  /timed?.?out|timeout/i,
+];
+
+/**
+ * Sorts a failed assistant message into context overflow (compact and retry), transient (retry
+ * with backoff) or fatal. Scripted faux errors carry their verdict in a diagnostic instead of text,
+ * and only the faux provider may use that marker.
+ */
+export class ProviderErrorClassifier {
+  classify(piAi: PiAiModule, message: PiAi.AssistantMessage, model: PiAi.Model<PiAi.Api>): ProviderErrorKind {
+    if (piAi.isContextOverflow(message, model.contextWindow)) return "context_overflow";
+    if (model.provider === FAUX_PROVIDER) return this.fauxVerdict(message);
+    const text = message.errorMessage ?? "";
+    return RETRYABLE_PATTERNS.some((pattern) => pattern.test(text)) ? "retryable" : "fatal";
+  }
+
+  private fauxVerdict(message: PiAi.AssistantMessage): ProviderErrorKind {
+    const marker = message.diagnostics?.find((diagnostic) => diagnostic.type === FAUX_ERROR_DIAGNOSTIC);
+    return marker?.details?.retryable === true ? "retryable" : "fatal";
+  }
+}

@@ -1,0 +1,152 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import type { ModelRuntime } from "../models/model-runtime.js";
+import type { AgentTool } from "./agent-tool.js";
+import type { SessionJournalLike } from "./agent-session-options.js";
+import type { AssistantStreamer } from "./assistant-streamer.js";
+import { contextMessages } from "./model-context.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import type { SessionCompactor } from "./session-compactor.js";
+import type { SessionRecorder } from "./session-recorder.js";
+import type { SessionStateStore } from "./session-state-store.js";
+import type { QueuedInput } from "./session-types.js";
+import type { ToolRunner } from "./tool-runner.js";
+
+export interface RunEnd {
+  reason: "completed" | "interrupted" | "failed";
+  errorMessage?: string;
+}
+
+export interface RunLoopParts {
+  runtime: ModelRuntime;
+  journal: SessionJournalLike;
+  store: SessionStateStore;
+  recorder: SessionRecorder;
+  streamer: AssistantStreamer;
+  tools: ToolRunner;
+  compactor: SessionCompactor;
+  retry: RetryPolicy;
+  systemPrompt: string | undefined;
+  toolSet(): ReadonlyMap<string, AgentTool>;
+  /** Resolves a model restored from the journal, if one is still pending. */
+  ensureModel(): Promise<void>;
+}
+
+interface TurnResult {
+  end?: RunEnd;
+  hadToolCalls: boolean;
+}
+
+/**
+ * One agent run: turns of (deliver inputs, call the model, run its tool calls) until the model
+ * stops and no input is waiting. Steering is delivered after each turn (so after the turn's tool
+ * calls), follow-up only when the agent would otherwise stop. The run ends by calling `finish`
+ * synchronously with the same check that found nothing left to do, so no input can be admitted
+ * as "joined" into a run that has already decided to end.
+ */
+export class AgentRunLoop {
+  constructor(private readonly parts: RunLoopParts) {}
+
+  async run(initial: QueuedInput[], signal: AbortSignal, finish: (end: RunEnd) => void): Promise<void> {
+    const { store } = this.parts;
+    let thresholdFailed = false;
+    try {
+      await store.emit({ type: "agent_start" });
+      await this.parts.ensureModel();
+      let pending = [...initial, ...store.take("steering")];
+      if (pending.length === 0 && this.lastRole() === "assistant") pending = store.take("followUp");
+      for (;;) {
+        const turn = await this.turn(pending, signal);
+        if (turn.end) return finish(turn.end);
+        if (!thresholdFailed && !signal.aborted && this.parts.compactor.thresholdReached) {
+          thresholdFailed = !(await this.parts.compactor.compact("threshold", signal));
+        }
+        if (signal.aborted) return finish({ reason: "interrupted" });
+        pending = store.take("steering");
+        if (pending.length === 0 && !turn.hadToolCalls) pending = store.take("followUp");
+        if (pending.length === 0 && !turn.hadToolCalls) return finish({ reason: "completed" });
+      }
+    } catch (error) {
+      process.stderr.write(`zi: agent run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      if (signal.aborted) return finish({ reason: "interrupted" });
+      return finish({ reason: "failed", errorMessage: "internal error during the run (see stderr)" });
+    }
+  }
+
+  private async turn(inputs: QueuedInput[], signal: AbortSignal): Promise<TurnResult> {
+    const { store, recorder } = this.parts;
+    await store.emit({ type: "turn_start" });
+    for (const input of inputs) {
+      await recorder.recordMessage({ role: "user", content: [{ type: "text", text: input.text }], timestamp: Date.now() });
+    }
+    if (signal.aborted) return this.endTurn({ reason: "interrupted" });
+    if (!store.model) return this.endTurn({ reason: "failed", errorMessage: "no model selected; call model.select first" });
+    const reply = await this.callModel(signal);
+    if (signal.aborted || reply.stopReason === "aborted") return this.endTurn({ reason: "interrupted" }, reply);
+    if (reply.stopReason === "error") {
+      return this.endTurn({ reason: "failed", errorMessage: reply.errorMessage ?? "the model call failed" }, reply);
+    }
+    const calls = reply.content.filter((block): block is PiAi.ToolCall => block.type === "toolCall");
+    const toolResults = calls.length > 0 ? await this.parts.tools.run(calls, this.parts.toolSet(), signal) : [];
+    await store.emit({ type: "turn_end", message: reply, toolResults });
+    return { hadToolCalls: calls.length > 0 };
+  }
+
+  private async endTurn(end: RunEnd, reply?: PiAi.AssistantMessage): Promise<TurnResult> {
+    await this.parts.store.emit({ type: "turn_end", message: reply ?? null, toolResults: [] });
+    return { end, hadToolCalls: false };
+  }
+
+  /**
+   * Calls the model, retrying transient errors with backoff and compacting once on a context
+   * overflow. Failed attempts stay in the transcript (they were streamed and journaled) but never
+   * reach a later model call: the context skips assistant messages that ended in error.
+   */
+  private async callModel(signal: AbortSignal): Promise<PiAi.AssistantMessage> {
+    const { store, retry, runtime, compactor } = this.parts;
+    let attempt = 0;
+    let overflowCompacted = false;
+    for (;;) {
+      const model = store.model!;
+      const reply = await this.parts.streamer.stream(model, this.context(), signal);
+      if (reply.stopReason !== "error" || signal.aborted) {
+        if (attempt > 0) {
+          const success = reply.stopReason !== "error" && reply.stopReason !== "aborted";
+          await store.endRetry(success ? { success, attempt } : { success, attempt, finalError: reply.errorMessage ?? "interrupted" });
+        }
+        return reply;
+      }
+      const errorMessage = reply.errorMessage ?? "the model call failed";
+      const kind = runtime.classifyError(reply, model);
+      if (kind === "retryable" && attempt < retry.maxAttempts) {
+        attempt++;
+        const delayMs = retry.delayFor(attempt);
+        await store.startRetry({ attempt, maxAttempts: retry.maxAttempts, delayMs, errorMessage });
+        if (!(await retry.wait(delayMs, signal))) {
+          await store.endRetry({ success: false, attempt, finalError: "the retry was interrupted" });
+          return reply;
+        }
+        continue;
+      }
+      if (kind === "context_overflow" && !overflowCompacted && compactor.settings.enabled) {
+        overflowCompacted = true;
+        if (await compactor.compact("overflow", signal)) continue;
+      }
+      if (attempt > 0) await store.endRetry({ success: false, attempt, finalError: errorMessage });
+      return reply;
+    }
+  }
+
+  private context(): PiAi.Context {
+    const tools = [...this.parts.toolSet().values()].map(
+      (tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }) as unknown as PiAi.Tool,
+    );
+    const context: PiAi.Context = { messages: contextMessages(this.parts.journal) };
+    if (this.parts.systemPrompt) context.systemPrompt = this.parts.systemPrompt;
+    if (tools.length > 0) context.tools = tools;
+    return context;
+  }
+
+  private lastRole(): PiAi.Message["role"] | undefined {
+    return contextMessages(this.parts.journal).at(-1)?.role;
+  }
+}

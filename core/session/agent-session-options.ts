@@ -1,0 +1,64 @@
+import type { SessionJournal } from "../journal/session-journal.js";
+import type { ModelRuntime } from "../models/model-runtime.js";
+import type { AgentTool } from "./agent-tool.js";
+import type { QueueMode, ThinkingLevel } from "./session-types.js";
+
+/** What the session needs from its journal; `SessionJournal` is the production implementation. */
+export type SessionJournalLike = Pick<
+  SessionJournal,
+  | "sessionId"
+  | "messageCount"
+  | "workPlan"
+  | "model"
+  | "thinkingLevel"
+  | "append"
+  | "entries"
+  | "getMessagePage"
+  | "getOutcomePage"
+  | "buildContextMessages"
+  | "toOutcome"
+>;
+
+/** Persists a settings patch (`SettingsStore.write` in production). */
+export interface SettingsWriter {
+  write(scope: "global" | "project", patch: Record<string, unknown>): void | Promise<void>;
+}
+
+export interface RetrySettings {
+  /** Retries after the first failed call (so up to maxAttempts + 1 calls). 0 disables retrying. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface CompactionSettings {
+  enabled: boolean;
+  /** Compact after a turn once the context uses more than `contextWindow - reserveTokens`. */
+  reserveTokens: number;
+  /** Roughly how many tokens of the newest messages survive a compaction verbatim. */
+  keepRecentTokens: number;
+}
+
+export interface SessionSettings {
+  /** The preferred level (e.g. from settings.json); the effective one is clamped to the model. */
+  thinkingLevel?: ThinkingLevel;
+  steeringMode?: QueueMode;
+  followUpMode?: QueueMode;
+}
+
+export interface AgentSessionOptions {
+  runtime: ModelRuntime;
+  journal: SessionJournalLike;
+  cwd: string;
+  tools?: AgentTool[];
+  systemPrompt?: string;
+  settings?: SessionSettings;
+  settingsWriter?: SettingsWriter;
+  retry?: Partial<RetrySettings>;
+  compaction?: Partial<CompactionSettings>;
+  /** Receives one-line warnings (stderr by default). */
+  warn?: (message: string) => void;
+}
+
+export const DEFAULT_RETRY: RetrySettings = { maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 60_000 };
+export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 };

@@ -1,0 +1,337 @@
+import type { JournalEntry } from "../journal/journal-types.js";
+import { warnOnStderr } from "../config/stderr-warning.js";
+import { RpcError } from "../kernel/rpc-error.js";
+import { PiAiLoader } from "../models/pi-ai-loader.js";
+import type { SessionPort } from "../ports/session.port.js";
+import type { AgentTool } from "./agent-tool.js";
+import { AgentRunLoop } from "./agent-run-loop.js";
+import type { RunEnd } from "./agent-run-loop.js";
+import { DEFAULT_COMPACTION, DEFAULT_RETRY } from "./agent-session-options.js";
+import type { AgentSessionOptions, SessionJournalLike } from "./agent-session-options.js";
+import { AssistantStreamer } from "./assistant-streamer.js";
+import { COMPLETION_ERROR_MAX_BYTES, CompletionTracker } from "./completion-tracker.js";
+import { contextMessages } from "./model-context.js";
+import { RetryPolicy } from "./retry-policy.js";
+import { SessionCompactor } from "./session-compactor.js";
+import { SessionModels } from "./session-models.js";
+import { SessionRecorder } from "./session-recorder.js";
+import { SessionRecords } from "./session-records.js";
+import type { CustomMessageInput, OutcomeInput } from "./session-records.js";
+import { SessionStateStore } from "./session-state-store.js";
+import { SessionThinking } from "./session-thinking.js";
+import type {
+  AwaitIdleResult,
+  MessagePage,
+  OperationOutcome,
+  OutcomePage,
+  PromptInput,
+  PromptResult,
+  QueuedInput,
+  SessionEventListener,
+  SessionState,
+  WorkPlan,
+  WorkPlanStep,
+} from "./session-types.js";
+import { ToolRunner } from "./tool-runner.js";
+import { clipUtf8 } from "./utf8-clip.js";
+
+export const MESSAGE_PAGE_MAX_BYTES = 8 * 1024 * 1024;
+
+interface ActiveWork {
+  abort: AbortController;
+  done: Promise<unknown>;
+}
+
+interface IdleWaiter {
+  completionId: string | undefined;
+  resolve(result: AwaitIdleResult): void;
+}
+
+const busy = (message: string): RpcError => new RpcError("operation_failed", message);
+
+/**
+ * The one authoritative session behind RPC: admits prompts into runs and queues, interrupts, and
+ * reports idleness and completion evidence. Activity:
+ * - `idle`: nothing runs; `failed`: the last run ended with a provider error that was not (or no
+ *   longer) retried. Both are settled: await_idle resolves, steer/follow_up queue, direct starts a
+ *   run. `failed` rejects continue (it would replay the failing context); `interrupt` acknowledges
+ *   the failure and returns to `idle`.
+ * - `running` (a run, or an exclusive operation such as a command), `compacting` (inside a run, or
+ *   a manual compaction), `aborting` (interrupt requested), `reloading`, `disposed`.
+ */
+export class AgentSession implements SessionPort {
+  readonly models: SessionModels;
+  readonly thinking: SessionThinking;
+  private readonly journal: SessionJournalLike;
+  private readonly store: SessionStateStore;
+  private readonly tracker = new CompletionTracker();
+  private readonly records: SessionRecords;
+  private readonly compactor: SessionCompactor;
+  private readonly loop: AgentRunLoop;
+  private readonly tools = new Map<string, AgentTool>();
+  private readonly idleWaiters = new Set<IdleWaiter>();
+  private run: ActiveWork | undefined;
+  private exclusive: ActiveWork | undefined;
+  private closing = false;
+
+  constructor(options: AgentSessionOptions) {
+    const { runtime, journal } = options;
+    const warn = options.warn ?? warnOnStderr;
+    this.journal = journal;
+    this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
+    const recorder = new SessionRecorder(journal, this.store, this.tracker);
+    this.records = new SessionRecords(journal, this.store, recorder);
+    const preferred = journal.thinkingLevel ?? options.settings?.thinkingLevel ?? "off";
+    this.thinking = new SessionThinking(runtime, this.store, recorder, preferred, options.settingsWriter);
+    this.models = new SessionModels(runtime, this.store, recorder, this.thinking, journal.model, warn);
+    const compaction = { ...DEFAULT_COMPACTION, ...options.compaction };
+    this.compactor = new SessionCompactor(runtime, this.store, recorder, journal, compaction, journal.sessionId, warn);
+    this.loop = new AgentRunLoop({
+      runtime,
+      journal,
+      store: this.store,
+      recorder,
+      streamer: new AssistantStreamer(runtime, this.store, recorder, journal.sessionId, warn),
+      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd),
+      compactor: this.compactor,
+      retry: new RetryPolicy({ ...DEFAULT_RETRY, ...options.retry }),
+      systemPrompt: options.systemPrompt,
+      toolSet: () => this.tools,
+      ensureModel: () => this.models.ensureRestored(),
+    });
+    for (const tool of options.tools ?? []) this.registerTool(tool);
+  }
+
+  get sessionId(): string {
+    return this.journal.sessionId;
+  }
+
+  getState(): SessionState {
+    return this.store.getState();
+  }
+
+  subscribe(listener: SessionEventListener): () => void {
+    return this.store.bus.subscribe(listener);
+  }
+
+  /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */
+  async prompt(input: PromptInput): Promise<PromptResult> {
+    this.assertOpen();
+    const { delivery, text, completionId } = input;
+    if (typeof text !== "string") throw busy("text must be a string");
+    if (text === "" && delivery !== "continue") throw busy("text must not be empty (only continue may be empty)");
+    const queued: QueuedInput = completionId === undefined ? { text } : { text, completionId };
+    const activity = this.store.activity.type;
+    const joinable = this.run !== undefined && !this.run.abort.signal.aborted;
+    const result = (admission: PromptResult["admission"], revision: number | undefined): PromptResult =>
+      revision === undefined ? { delivery, admission } : { delivery, admission, completionRevision: revision };
+    switch (delivery) {
+      case "direct":
+        if (joinable || activity === "running" || activity === "compacting") {
+          throw busy("session is running; use steer, follow_up or continue");
+        }
+        if (activity !== "idle" && activity !== "failed") throw busy(`session is ${activity}; wait until it is idle`);
+        this.requireModel();
+        return result("started", this.startRun([queued], completionId));
+      case "steer":
+      case "follow_up":
+        void this.store.enqueue(delivery === "steer" ? "steering" : "followUp", queued);
+        return joinable ? result("joined", this.tracker.admit(completionId, true)) : result("queued", this.tracker.admit(completionId, false));
+      case "continue":
+        if (activity === "aborting" || activity === "compacting" || activity === "reloading" || activity === "failed") {
+          throw busy(`session is ${activity}; continue is not possible now`);
+        }
+        if (joinable) {
+          if (text !== "") void this.store.enqueue("followUp", queued);
+          return result("joined", this.tracker.admit(completionId, true));
+        }
+        if (activity !== "idle") throw busy(`session is ${activity}; wait until it is idle`);
+        this.requireModel();
+        if (text === "" && !this.canContinue()) {
+          throw busy("nothing to continue: the last message is a finished reply; send text or queue input first");
+        }
+        return result("started", this.startRun(text === "" ? [] : [queued], completionId));
+      default:
+        throw busy(`unknown delivery "${String(delivery)}"`);
+    }
+  }
+
+  /**
+   * Aborts the active run (model stream, running tool, retry wait) or exclusive operation and
+   * resolves once it has settled. Queued inputs survive: they wait for the next direct prompt or
+   * continue (`clearQueues` discards them). From `failed` it returns the session to `idle`.
+   */
+  async interrupt(): Promise<void> {
+    const exclusive = this.exclusive;
+    if (exclusive) {
+      exclusive.abort.abort();
+      await exclusive.done.catch(() => undefined);
+    }
+    const run = this.run;
+    if (run) {
+      if (!run.abort.signal.aborted) {
+        void this.store.setActivity({ type: "aborting" });
+        run.abort.abort();
+      }
+      await run.done;
+    } else if (this.store.activity.type === "failed") {
+      void this.store.setActivity({ type: "idle" });
+    }
+  }
+
+  awaitIdle(completionId: string | undefined, signal: AbortSignal): Promise<AwaitIdleResult> {
+    const cancelled = (): RpcError => new RpcError("operation_failed", "await_idle was cancelled before the session became idle");
+    if (signal.aborted) return Promise.reject(cancelled());
+    if (this.settled) return Promise.resolve(this.tracker.observe(completionId, this.journal.messageCount));
+    return new Promise<AwaitIdleResult>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.idleWaiters.delete(waiter);
+        reject(cancelled());
+      };
+      const waiter: IdleWaiter = {
+        completionId,
+        resolve: (result) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(result);
+        },
+      };
+      this.idleWaiters.add(waiter);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  getMessages(start: number, limit: number): MessagePage {
+    return this.journal.getMessagePage(start, limit, MESSAGE_PAGE_MAX_BYTES);
+  }
+
+  getOutcomes(start: number, limit: number): OutcomePage {
+    return this.journal.getOutcomePage(start, limit);
+  }
+
+  /** Discards every queued steering and follow-up input (e.g. when the client disconnects). */
+  clearQueues(): void {
+    this.store.clearQueues();
+  }
+
+  /** Resolves the model a resumed session recorded (no-op otherwise); see SessionModels. */
+  ensureModelRestored(): Promise<void> {
+    return this.models.ensureRestored();
+  }
+
+  /** Compacts the context now (idle only); resolves true when a compaction entry was written. */
+  async compact(): Promise<boolean> {
+    this.requireModel();
+    return this.runExclusive("compacting", async (signal) => {
+      await this.models.ensureRestored();
+      return this.compactor.compact("manual", signal);
+    });
+  }
+
+  /**
+   * Runs an idle-only operation (an extension command, a reload) under `activity`; `interrupt`
+   * aborts its signal. Prompts meanwhile: direct and continue are rejected, steer/follow_up queue.
+   */
+  async runExclusive<T>(activity: "running" | "reloading" | "compacting", operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    if (!this.settled || this.exclusive) throw busy(`session is ${this.store.activity.type}; wait until it is idle`);
+    const abort = new AbortController();
+    void this.store.setActivity({ type: activity });
+    const done = Promise.resolve().then(() => operation(abort.signal));
+    this.exclusive = { abort, done };
+    try {
+      return await done;
+    } finally {
+      this.exclusive = undefined;
+      if (!this.closing) void this.store.setActivity({ type: "idle" });
+      this.releaseIdleWaiters();
+    }
+  }
+
+  /** Stops admitting, discards queued input, interrupts, and ends in `disposed`. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.store.clearQueues();
+    await this.interrupt();
+    void this.store.setActivity({ type: "disposed" });
+    this.releaseIdleWaiters();
+    await this.store.bus.whenDrained();
+  }
+
+  registerTool(tool: AgentTool): void {
+    if (!tool || typeof tool.name !== "string" || tool.name === "" || typeof tool.execute !== "function") {
+      throw busy("a tool needs a name and an execute function");
+    }
+    this.tools.set(tool.name, tool);
+  }
+
+  /** Replaces every tool; a run in progress sees the new set from its next model call. */
+  setTools(tools: AgentTool[]): void {
+    this.tools.clear();
+    for (const tool of tools) this.registerTool(tool);
+  }
+
+  appendCustomEntry(customType: string, data?: unknown): JournalEntry {
+    return this.records.appendCustomEntry(customType, data);
+  }
+
+  sendCustomMessage(input: CustomMessageInput): JournalEntry {
+    return this.records.sendCustomMessage(input);
+  }
+
+  recordOutcome(input: OutcomeInput): OperationOutcome {
+    return this.records.recordOutcome(input);
+  }
+
+  replaceWorkPlan(steps: WorkPlanStep[]): WorkPlan {
+    return this.records.replaceWorkPlan(steps);
+  }
+
+  private get settled(): boolean {
+    const type = this.store.activity.type;
+    return type === "idle" || type === "failed" || type === "disposed";
+  }
+
+  private startRun(inputs: QueuedInput[], completionId: string | undefined): number | undefined {
+    const revision = this.tracker.admit(completionId, true);
+    const run: ActiveWork = { abort: new AbortController(), done: Promise.resolve() };
+    this.run = run;
+    void this.store.setActivity({ type: "running" });
+    run.done = this.loop.run(inputs, run.abort.signal, (end) => this.settle(run, end));
+    return revision;
+  }
+
+  /** Called synchronously by the run loop at the moment it decides to end. */
+  private settle(run: ActiveWork, end: RunEnd): void {
+    void this.store.emit(end.errorMessage === undefined ? { type: "agent_end", reason: end.reason } : { type: "agent_end", ...end });
+    if (this.run === run) this.run = undefined;
+    if (end.reason === "failed") {
+      void this.store.setActivity({ type: "failed", errorMessage: clipUtf8(end.errorMessage ?? "the run failed", COMPLETION_ERROR_MAX_BYTES).text });
+    } else {
+      void this.store.setActivity({ type: "idle" });
+    }
+    this.releaseIdleWaiters();
+  }
+
+  private releaseIdleWaiters(): void {
+    if (!this.settled || this.idleWaiters.size === 0) return;
+    const waiters = [...this.idleWaiters];
+    this.idleWaiters.clear();
+    const messageCount = this.journal.messageCount;
+    for (const waiter of waiters) waiter.resolve(this.tracker.observe(waiter.completionId, messageCount));
+  }
+
+  private canContinue(): boolean {
+    if (this.store.queues.size > 0) return true;
+    const last = contextMessages(this.journal).at(-1);
+    return last !== undefined && last.role !== "assistant";
+  }
+
+  private requireModel(): void {
+    if (!this.store.model && !this.models.restorePending) throw busy("no model selected; call model.select first");
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw busy("session is disposed");
+  }
+}

@@ -1,0 +1,92 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import { RpcError } from "../kernel/rpc-error.js";
+import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
+import type { SessionRecorder } from "./session-recorder.js";
+import type { SessionStateStore } from "./session-state-store.js";
+
+const ZERO_USAGE: PiAi.Usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/**
+ * One model call, announced as message_start (whole message), message_update (deltas only, so the
+ * bytes sent stay linear in the reply's length) and message_end (whole message, after it is
+ * journaled). Each event is awaited before the next stream event is read, so a listener that
+ * blocks stalls the consumption of the model stream.
+ */
+export class AssistantStreamer {
+  constructor(
+    private readonly runtime: ModelRuntime,
+    private readonly store: SessionStateStore,
+    private readonly recorder: SessionRecorder,
+    private readonly sessionId: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async stream(model: ResolvedModel, context: PiAi.Context, signal: AbortSignal): Promise<PiAi.AssistantMessage> {
+    let started = false;
+    let reply: PiAi.AssistantMessage | undefined;
+    const start = async (message: PiAi.AssistantMessage): Promise<void> => {
+      started = true;
+      await this.store.emit({ type: "message_start", message: structuredClone(message) });
+    };
+    try {
+      const events = await this.runtime.stream(model, context, {
+        signal,
+        thinkingLevel: this.store.thinkingLevel,
+        sessionId: this.sessionId,
+      });
+      for await (const event of events) {
+        switch (event.type) {
+          case "start":
+            await start(event.partial);
+            break;
+          case "text_delta":
+          case "thinking_delta":
+          case "toolcall_delta":
+            if (!started) await start(event.partial);
+            await this.store.emit({
+              type: "message_update",
+              assistantMessageEvent: { type: event.type, contentIndex: event.contentIndex, delta: event.delta },
+            });
+            break;
+          case "done":
+            reply = event.message;
+            break;
+          case "error":
+            reply = event.error;
+            break;
+        }
+      }
+      reply ??= await events.result();
+    } catch (error) {
+      reply = this.failedReply(model, error, signal);
+    }
+    if (!started) await start(reply);
+    await this.recorder.finishMessage(reply);
+    return reply;
+  }
+
+  /** A call that threw instead of streaming still ends as a journaled assistant message. */
+  private failedReply(model: ResolvedModel, error: unknown, signal: AbortSignal): PiAi.AssistantMessage {
+    let errorMessage = "the model call failed";
+    if (error instanceof RpcError) errorMessage = error.message;
+    else this.warn(`model call to ${model.descriptor.provider}/${model.descriptor.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return {
+      role: "assistant",
+      content: [],
+      api: model.model.api,
+      provider: model.descriptor.provider,
+      model: model.descriptor.id,
+      usage: structuredClone(ZERO_USAGE),
+      stopReason: signal.aborted ? "aborted" : "error",
+      errorMessage: signal.aborted ? "Request was aborted" : errorMessage,
+      timestamp: Date.now(),
+    };
+  }
+}

@@ -1,0 +1,7 @@
+import type { PublicModel } from "./session-types.js";
+
+/** Copies exactly the public descriptor fields, whatever else the source object carries. */
+export function publicModel(model: PublicModel): PublicModel {
+  const { provider, id, name, reasoning, input, contextWindow, maxTokens } = model;
+  return { provider, id, name, reasoning, input: [...input], contextWindow, maxTokens };
+}

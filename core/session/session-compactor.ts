@@ -1,0 +1,103 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
+import type { CompactionSettings, SessionJournalLike } from "./agent-session-options.js";
+import { CompactionPlanner } from "./compaction-planner.js";
+import type { CompactionPlan } from "./compaction-planner.js";
+import type { SessionRecorder } from "./session-recorder.js";
+import type { SessionStateStore } from "./session-state-store.js";
+import type { CompactionState } from "./session-types.js";
+
+export type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];
+
+type Summary = { summary: string } | { aborted: true } | { errorMessage: string };
+
+const SYSTEM_PROMPT =
+  "You summarise coding-agent conversations so that the work can continue from the summary alone. " +
+  "Do not continue the conversation and do not answer questions in it; only summarise.";
+
+const INSTRUCTIONS = [
+  "Write a concise summary of the conversation above for the agent that continues it. Keep:",
+  "- the user's goals, requests and constraints;",
+  "- decisions taken and their reasons;",
+  "- files, commands, tools and results that matter, with exact names and paths;",
+  "- what is done, what is in progress and the next steps.",
+  "If a previous summary is given, merge it into the new one.",
+].join("\n");
+
+/**
+ * Replaces older context with a model-written summary: a `compaction` journal entry whose summary
+ * stands in for everything before `firstKeptEntryId` in later model calls. The transcript pages
+ * keep every message; only the model's context shrinks.
+ */
+export class SessionCompactor {
+  private readonly planner: CompactionPlanner;
+
+  constructor(
+    private readonly runtime: ModelRuntime,
+    private readonly store: SessionStateStore,
+    private readonly recorder: SessionRecorder,
+    journal: SessionJournalLike,
+    readonly settings: CompactionSettings,
+    private readonly sessionId: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.planner = new CompactionPlanner(journal);
+  }
+
+  /** True when the last reply's context usage leaves less than `reserveTokens` of the window. */
+  get thresholdReached(): boolean {
+    const model = this.store.model;
+    const tokens = this.store.contextTokens;
+    if (!this.settings.enabled || !model || tokens === undefined) return false;
+    return tokens > model.descriptor.contextWindow - this.settings.reserveTokens;
+  }
+
+  /** Runs one compaction; resolves true when a compaction entry was written. */
+  async compact(reason: CompactionReason, signal: AbortSignal): Promise<boolean> {
+    const model = this.store.model;
+    if (!model || signal.aborted) return false;
+    const inRun = this.store.activity.type === "running";
+    if (inRun) await this.store.setActivity({ type: "compacting" });
+    await this.store.startCompaction(reason);
+    let outcome: Summary;
+    const plan = this.planner.plan(this.settings.keepRecentTokens);
+    if (!plan) outcome = { errorMessage: "nothing to compact: the context holds only recent messages" };
+    else outcome = await this.summarise(model, plan, signal);
+    if ("summary" in outcome && plan) {
+      const tokensBefore = this.store.contextTokens ?? plan.estimatedTokens;
+      const { delivered } = this.recorder.append({
+        type: "compaction",
+        summary: outcome.summary,
+        firstKeptEntryId: plan.firstKeptEntryId,
+        tokensBefore,
+      });
+      await delivered;
+    }
+    await this.store.endCompaction({ reason, ...outcome });
+    // An interrupt may have turned the activity into `aborting` meanwhile: leave that alone.
+    if (inRun && this.store.activity.type === "compacting") await this.store.setActivity({ type: "running" });
+    return "summary" in outcome;
+  }
+
+  private async summarise(model: ResolvedModel, plan: CompactionPlan, signal: AbortSignal): Promise<Summary> {
+    const previous = plan.previousSummary ? `<previous-summary>\n${plan.previousSummary}\n</previous-summary>\n\n` : "";
+    const text = `${previous}<conversation>\n${plan.transcript}\n</conversation>\n\n${INSTRUCTIONS}`;
+    const context: PiAi.Context = {
+      systemPrompt: SYSTEM_PROMPT,
+      messages: [{ role: "user", content: [{ type: "text", text }], timestamp: Date.now() }],
+    };
+    let reply: PiAi.AssistantMessage;
+    try {
+      const events = await this.runtime.stream(model, context, { signal, thinkingLevel: "off", sessionId: this.sessionId });
+      reply = await events.result();
+    } catch (error) {
+      if (signal.aborted) return { aborted: true };
+      this.warn(`compaction summary failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { errorMessage: "the summary could not be generated" };
+    }
+    if (reply.stopReason === "aborted" || signal.aborted) return { aborted: true };
+    if (reply.stopReason === "error") return { errorMessage: reply.errorMessage ?? "the summary could not be generated" };
+    const summary = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("").trim();
+    return summary ? { summary } : { errorMessage: "the model returned an empty summary" };
+  }
+}

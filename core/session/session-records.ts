@@ -1,0 +1,100 @@
+import type { JournalEntry } from "../journal/journal-types.js";
+import type { OutcomeEntry } from "../journal/journal-view-types.js";
+import { RpcError } from "../kernel/rpc-error.js";
+import type { SessionJournalLike } from "./agent-session-options.js";
+import type { SessionRecorder } from "./session-recorder.js";
+import type { SessionStateStore } from "./session-state-store.js";
+import type { OperationOutcome, WorkPlan, WorkPlanStep } from "./session-types.js";
+
+export const OUTCOME_EVIDENCE_MAX_BYTES = 8 * 1024;
+
+export interface CustomMessageInput {
+  customType: string;
+  content: string;
+  /** Displayed messages appear in message pages; hidden ones only reach the model and the journal. */
+  display: boolean;
+  details?: unknown;
+}
+
+export interface OutcomeInput {
+  operationId: string;
+  capability: string;
+  operation: string;
+  result: string;
+  durationMs: number;
+  evidence?: unknown;
+}
+
+const STEP_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "cancelled"]);
+
+const invalid = (message: string): RpcError => new RpcError("operation_failed", message);
+
+/**
+ * Journal writes that extensions drive: custom entries and messages, operation outcomes and work
+ * plans. Each is journaled, then announced (`entry_appended`, plus the semantic event where there
+ * is one), in one synchronous step.
+ */
+export class SessionRecords {
+  constructor(
+    private readonly journal: SessionJournalLike,
+    private readonly store: SessionStateStore,
+    private readonly recorder: SessionRecorder,
+  ) {}
+
+  appendCustomEntry(customType: string, data?: unknown): JournalEntry {
+    if (typeof customType !== "string" || customType === "") throw invalid("customType must be a non-empty string");
+    return this.recorder.append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }).entry;
+  }
+
+  /** Enters the model's context from the next model call on (as a user message). */
+  sendCustomMessage(input: CustomMessageInput): JournalEntry {
+    if (typeof input.customType !== "string" || input.customType === "") throw invalid("customType must be a non-empty string");
+    if (typeof input.content !== "string") throw invalid("content must be a string");
+    const entry = { type: "custom_message" as const, customType: input.customType, content: input.content, display: input.display === true };
+    return this.recorder.append(input.details === undefined ? entry : { ...entry, details: input.details }).entry;
+  }
+
+  recordOutcome(input: OutcomeInput): OperationOutcome {
+    for (const field of ["operationId", "capability", "operation", "result"] as const) {
+      if (typeof input[field] !== "string" || input[field] === "") throw invalid(`${field} must be a non-empty string`);
+    }
+    if (typeof input.durationMs !== "number" || !Number.isFinite(input.durationMs) || input.durationMs < 0) {
+      throw invalid("durationMs must be a finite number >= 0");
+    }
+    const { operationId, capability, operation, result, durationMs, evidence } = input;
+    const base = { type: "operation_outcome" as const, operationId, capability, operation, result, durationMs };
+    if (evidence !== undefined) SessionRecords.checkEvidence(evidence);
+    const { entry } = this.recorder.append(evidence === undefined ? base : { ...base, evidence });
+    const outcome = this.journal.toOutcome(entry as OutcomeEntry);
+    void this.store.emit({ type: "operation_outcome", outcome });
+    return outcome;
+  }
+
+  replaceWorkPlan(steps: WorkPlanStep[]): WorkPlan {
+    if (!Array.isArray(steps)) throw invalid("steps must be an array");
+    const copied = steps.map((step, index) => SessionRecords.step(step, index));
+    const workPlan: WorkPlan = { revision: this.store.workPlan.revision + 1, steps: copied };
+    this.recorder.append({ type: "work_plan", workPlan });
+    void this.store.setWorkPlan(workPlan);
+    return structuredClone(workPlan);
+  }
+
+  private static checkEvidence(evidence: unknown): void {
+    let encoded: string | undefined;
+    try {
+      encoded = JSON.stringify(evidence);
+    } catch {
+      throw invalid("evidence must be JSON-serialisable");
+    }
+    if (encoded === undefined) throw invalid("evidence must be JSON-serialisable");
+    if (Buffer.byteLength(encoded) > OUTCOME_EVIDENCE_MAX_BYTES) throw invalid("evidence exceeds 8 KiB when encoded as JSON");
+  }
+
+  private static step(step: WorkPlanStep, index: number): WorkPlanStep {
+    if (typeof step !== "object" || step === null) throw invalid(`step ${index} must be an object`);
+    if (typeof step.title !== "string" || step.title === "") throw invalid(`step ${index} needs a non-empty title`);
+    if (!STEP_STATUSES.has(step.status)) throw invalid(`step ${index} has an unknown status`);
+    if (step.id !== undefined && typeof step.id !== "string") throw invalid(`step ${index} id must be a string`);
+    return step.id === undefined ? { title: step.title, status: step.status } : { id: step.id, title: step.title, status: step.status };
+  }
+}

@@ -1,0 +1,99 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import type { PiAiLoader } from "../models/pi-ai-loader.js";
+import type { AgentTool, AgentToolResult } from "./agent-tool.js";
+import type { SessionRecorder } from "./session-recorder.js";
+import type { SessionStateStore } from "./session-state-store.js";
+
+interface Outcome {
+  result: AgentToolResult;
+  isError: boolean;
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const failure = (text: string): Outcome => ({ result: { content: [{ type: "text", text }] }, isError: true });
+
+/**
+ * Runs the tool calls of one assistant message, in order. Nothing a tool or the model does can
+ * crash the run: an unknown tool, arguments that fail the tool's JSON schema, a throw or an
+ * interrupt all become error tool results, so every call gets exactly one result message.
+ */
+export class ToolRunner {
+  constructor(
+    private readonly store: SessionStateStore,
+    private readonly recorder: SessionRecorder,
+    private readonly piAi: PiAiLoader,
+    private readonly cwd: string,
+  ) {}
+
+  async run(calls: PiAi.ToolCall[], tools: ReadonlyMap<string, AgentTool>, signal: AbortSignal): Promise<PiAi.ToolResultMessage[]> {
+    const messages: PiAi.ToolResultMessage[] = [];
+    for (const call of calls) {
+      await this.store.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+      const { result, isError } = await this.outcome(call, tools.get(call.name), signal);
+      await this.store.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
+      const message: PiAi.ToolResultMessage = {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: result.content,
+        isError,
+        timestamp: Date.now(),
+      };
+      if (result.details !== undefined) message.details = result.details;
+      await this.recorder.recordMessage(message);
+      messages.push(message);
+    }
+    return messages;
+  }
+
+  private async outcome(call: PiAi.ToolCall, tool: AgentTool | undefined, signal: AbortSignal): Promise<Outcome> {
+    if (signal.aborted) return failure("Tool call skipped: the run was interrupted.");
+    if (!tool) return failure(`Tool "${call.name}" not found.`);
+    let args: Record<string, unknown>;
+    try {
+      const piAi = await this.piAi.load();
+      const schema = { name: tool.name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
+      args = piAi.validateToolArguments(schema, call) as Record<string, unknown>;
+    } catch (error) {
+      return failure(describe(error));
+    }
+    try {
+      const result = await this.execute(call, tool, args, signal);
+      if (!result || !Array.isArray(result.content)) return failure(`Tool "${call.name}" returned an invalid result.`);
+      return { result, isError: result.isError === true };
+    } catch (error) {
+      if (signal.aborted) return failure(`Tool "${call.name}" was interrupted.`);
+      return failure(describe(error));
+    }
+  }
+
+  /** Settles when the tool does or when the run is interrupted, whichever comes first. */
+  private execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolResult> {
+    return new Promise<AgentToolResult>((resolve, reject) => {
+      let settled = false;
+      const onAbort = (): void => finish(() => reject(new Error("interrupted")));
+      const finish = (settle: () => void): void => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener("abort", onAbort);
+        settle();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      const context = {
+        signal,
+        cwd: this.cwd,
+        onUpdate: (partialResult: AgentToolResult): void => {
+          // An update after the result would arrive behind tool_execution_end: drop it.
+          if (settled) return;
+          void this.store.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult });
+        },
+      };
+      Promise.resolve()
+        .then(() => tool.execute(args, context))
+        .then(
+          (result) => finish(() => resolve(result)),
+          (error: unknown) => finish(() => reject(error)),
+        );
+    });
+  }
+}

@@ -1,0 +1,8 @@
+import type { MethodFamily } from "../../core/kernel/method-family.js";
+import { ListModelsMethod } from "./list-models.method.js";
+import { SelectModelMethod } from "./select-model.method.js";
+
+export const modelFamily: MethodFamily = {
+  family: "model",
+  methods: [ListModelsMethod, SelectModelMethod],
+};

@@ -1,0 +1,15 @@
+import { IsString, MinLength } from "class-validator";
+import { MaxBytes } from "../../core/kernel/params-decorators.js";
+import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+
+export class SelectModelParams {
+  @IsString()
+  @MinLength(1)
+  @MaxBytes(RPC_LIMITS.maxModelProviderBytes)
+  provider!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxBytes(RPC_LIMITS.maxModelIdBytes)
+  id!: string;
+}

@@ -1,0 +1,17 @@
+import { IsInt, Max, Min } from "class-validator";
+import { Optional } from "../../core/kernel/params-decorators.js";
+import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+
+/** Shared by `session.get_messages` and `session.get_outcomes`: both page limits are 100. */
+export class PageParams {
+  @Optional()
+  @IsInt()
+  @Min(0)
+  start?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(RPC_LIMITS.maxMessagePageItems)
+  limit?: number;
+}

@@ -1,0 +1,15 @@
+import { inject } from "tsyringe";
+import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
+import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
+import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
+import { PromptParams } from "./prompt.params.js";
+
+/** Answers once the input is admitted; the work itself is followed through events or await_idle. */
+@RpcMethod("session.prompt", { params: PromptParams })
+export class PromptMethod implements RpcHandler<PromptParams> {
+  constructor(@inject(SESSION) private readonly session: SessionPort) {}
+
+  handle(params: PromptParams) {
+    return this.session.prompt({ delivery: params.delivery, text: params.text, completionId: params.completionId });
+  }
+}

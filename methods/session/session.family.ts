@@ -1,0 +1,13 @@
+import type { MethodFamily } from "../../core/kernel/method-family.js";
+import { AwaitIdleMethod } from "./await-idle.method.js";
+import { GetMessagesMethod } from "./get-messages.method.js";
+import { GetOutcomesMethod } from "./get-outcomes.method.js";
+import { GetStateMethod } from "./get-state.method.js";
+import { InterruptMethod } from "./interrupt.method.js";
+import { PromptMethod } from "./prompt.method.js";
+
+/** `session.*`: reaches the AgentSession only through the SESSION port. */
+export const sessionFamily: MethodFamily = {
+  family: "session",
+  methods: [GetStateMethod, GetMessagesMethod, GetOutcomesMethod, PromptMethod, InterruptMethod, AwaitIdleMethod],
+};

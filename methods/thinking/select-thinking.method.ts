@@ -1,0 +1,14 @@
+import { inject } from "tsyringe";
+import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
+import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
+import { THINKING, type ThinkingPort } from "../../core/ports/thinking.port.js";
+import { SelectThinkingParams } from "./select-thinking.params.js";
+
+@RpcMethod("thinking.select", { params: SelectThinkingParams })
+export class SelectThinkingMethod implements RpcHandler<SelectThinkingParams> {
+  constructor(@inject(THINKING) private readonly thinking: ThinkingPort) {}
+
+  handle(params: SelectThinkingParams) {
+    return this.thinking.select(params.level, params.scope);
+  }
+}

@@ -1,0 +1,138 @@
+import "reflect-metadata";
+import { describe, expect, it, jest } from "@jest/globals";
+import { container } from "tsyringe";
+import { EventMode } from "../../core/kernel/event-mode.js";
+import { EVENT_MODE } from "../../core/kernel/kernel-ports.js";
+import type { RequestContext } from "../../core/kernel/rpc-handler.js";
+import { MODELS, type ModelPort } from "../../core/ports/model.port.js";
+import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
+import { THINKING, type ThinkingPort } from "../../core/ports/thinking.port.js";
+import { SetEventsMethod } from "../../methods/connection/set-events.method.js";
+import { ListModelsMethod } from "../../methods/model/list-models.method.js";
+import { SelectModelMethod } from "../../methods/model/select-model.method.js";
+import { AwaitIdleMethod } from "../../methods/session/await-idle.method.js";
+import { GetMessagesMethod } from "../../methods/session/get-messages.method.js";
+import { GetOutcomesMethod } from "../../methods/session/get-outcomes.method.js";
+import { GetStateMethod } from "../../methods/session/get-state.method.js";
+import { InterruptMethod } from "../../methods/session/interrupt.method.js";
+import { PromptMethod } from "../../methods/session/prompt.method.js";
+import { ListThinkingMethod } from "../../methods/thinking/list-thinking.method.js";
+import { SelectThinkingMethod } from "../../methods/thinking/select-thinking.method.js";
+
+const context = (signal = new AbortController().signal): RequestContext => ({ id: "r", method: "m", signal });
+
+function sessionMock(): jest.Mocked<SessionPort> {
+  return {
+    getState: jest.fn(() => ({ sessionId: "s" }) as never),
+    subscribe: jest.fn(() => () => {}),
+    prompt: jest.fn(async () => ({ delivery: "direct" as const, admission: "started" as const })),
+    interrupt: jest.fn(async () => {}),
+    awaitIdle: jest.fn(async () => ({})),
+    getMessages: jest.fn(() => ({ start: 0, total: 0, nextStart: null, messages: [] })),
+    getOutcomes: jest.fn(() => ({ start: 0, total: 0, nextStart: null, outcomes: [] })),
+  };
+}
+
+/** A fresh child container per test: mocks never leak between tests. */
+function resolve<T>(handler: new (...args: any[]) => T, mocks: { session?: SessionPort; models?: ModelPort; thinking?: ThinkingPort; mode?: EventMode }) {
+  const child = container.createChildContainer();
+  if (mocks.session) child.registerInstance(SESSION, mocks.session);
+  if (mocks.models) child.registerInstance(MODELS, mocks.models);
+  if (mocks.thinking) child.registerInstance(THINKING, mocks.thinking);
+  if (mocks.mode) child.registerInstance(EVENT_MODE, mocks.mode);
+  return child.resolve(handler);
+}
+
+describe("session family handlers", () => {
+  it("session.get_state returns the port's state", () => {
+    const session = sessionMock();
+    expect(resolve(GetStateMethod, { session }).handle()).toEqual({ sessionId: "s" });
+  });
+
+  it("session.get_messages defaults start to 0 and limit to 100", () => {
+    const session = sessionMock();
+    const handler = resolve(GetMessagesMethod, { session });
+    handler.handle({});
+    handler.handle({ start: 5, limit: 7 });
+    expect(session.getMessages.mock.calls).toEqual([[0, 100], [5, 7]]);
+  });
+
+  it("session.get_outcomes defaults start to 0 and limit to 100", () => {
+    const session = sessionMock();
+    const handler = resolve(GetOutcomesMethod, { session });
+    handler.handle({});
+    handler.handle({ start: 3, limit: 1 });
+    expect(session.getOutcomes.mock.calls).toEqual([[0, 100], [3, 1]]);
+  });
+
+  it("session.prompt passes delivery, text and completionId through and returns the admission", async () => {
+    const session = sessionMock();
+    session.prompt.mockResolvedValueOnce({ delivery: "steer", admission: "joined", completionRevision: 2 });
+    const result = await resolve(PromptMethod, { session }).handle({ delivery: "steer", text: "hi", completionId: "c" });
+    expect(session.prompt).toHaveBeenCalledWith({ delivery: "steer", text: "hi", completionId: "c" });
+    expect(result).toEqual({ delivery: "steer", admission: "joined", completionRevision: 2 });
+  });
+
+  it("session.interrupt answers {} after the session settles", async () => {
+    const session = sessionMock();
+    let settle!: () => void;
+    session.interrupt.mockReturnValueOnce(new Promise<void>((resolve) => (settle = resolve)));
+    let answered = false;
+    const pending = resolve(InterruptMethod, { session }).handle().then((r) => ((answered = true), r));
+    await Promise.resolve();
+    expect(answered).toBe(false);
+    settle();
+    expect(await pending).toEqual({});
+  });
+
+  it("session.await_idle passes the completion id and the request's abort signal", async () => {
+    const session = sessionMock();
+    const controller = new AbortController();
+    await resolve(AwaitIdleMethod, { session }).handle({ completionId: "c1" }, context(controller.signal));
+    expect(session.awaitIdle).toHaveBeenCalledWith("c1", controller.signal);
+  });
+});
+
+describe("model and thinking family handlers", () => {
+  const models = (): jest.Mocked<ModelPort> => ({
+    list: jest.fn(async () => [{ provider: "faux", id: "echo", name: "Echo", reasoning: false, input: ["text" as const], contextWindow: 1, maxTokens: 1, configured: true }]),
+    select: jest.fn(async (provider: string, id: string) => ({ provider, id, name: id, reasoning: false, input: ["text" as const], contextWindow: 1, maxTokens: 1 })),
+  });
+
+  it("model.list wraps the catalogue in { models }", async () => {
+    const result = await resolve(ListModelsMethod, { models: models() }).handle();
+    expect(result.models[0]).toMatchObject({ provider: "faux", id: "echo", configured: true });
+  });
+
+  it("model.select returns { model } from the port", async () => {
+    const port = models();
+    const result = await resolve(SelectModelMethod, { models: port }).handle({ provider: "faux", id: "echo" });
+    expect(port.select).toHaveBeenCalledWith("faux", "echo");
+    expect(result.model).toMatchObject({ provider: "faux", id: "echo" });
+  });
+
+  it("thinking.list and thinking.select delegate to the port", async () => {
+    const thinking: jest.Mocked<ThinkingPort> = {
+      list: jest.fn(() => ({ levels: ["off" as const], current: "off" as const })),
+      select: jest.fn(async () => ({ requested: "high" as const, effective: "off" as const, persisted: "project" as const })),
+    };
+    expect(resolve(ListThinkingMethod, { thinking }).handle()).toEqual({ levels: ["off"], current: "off" });
+    expect(await resolve(SelectThinkingMethod, { thinking }).handle({ level: "high", scope: "project" })).toEqual({
+      requested: "high",
+      effective: "off",
+      persisted: "project",
+    });
+    expect(thinking.select).toHaveBeenCalledWith("high", "project");
+  });
+});
+
+describe("connection family handlers", () => {
+  it("connection.set_events switches the connection's mode, defaulting to all", () => {
+    const mode = new EventMode();
+    const handler = resolve(SetEventsMethod, { mode });
+    expect(handler.handle({ mode: "none" })).toEqual({ mode: "none" });
+    expect(mode.current).toBe("none");
+    expect(handler.handle({})).toEqual({ mode: "all" });
+    expect(mode.current).toBe("all");
+  });
+});
