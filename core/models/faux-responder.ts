@@ -17,6 +17,8 @@ export interface FauxResponse {
 const TARGET_DELTAS = 16;
 
 /** Builds the replies of the offline `faux` models. */
+const UNPACED_TOKENS_PER_SECOND = 1000;
+
 export class FauxResponder {
   constructor(private readonly piAi: PiAiModule) {}
 
@@ -41,8 +43,10 @@ export class FauxResponder {
       message.diagnostics = [{ type: FAUX_ERROR_DIAGNOSTIC, timestamp: Date.now(), details: { retryable: step.error.retryable } }];
     }
     const longest = Math.max(0, ...content.map((block) => this.blockLength(block)));
+    // Pacing sleeps once per delta, and a timer cannot sleep less than ~1 ms: from 1,000 tokens per
+    // second on, one-token deltas are streamed unpaced, as fast as the consumer accepts them.
     const pacing: FauxPacing = step.tokensPerSecond
-      ? { tokenSize: 1, tokensPerSecond: step.tokensPerSecond }
+      ? { tokenSize: 1, tokensPerSecond: step.tokensPerSecond >= UNPACED_TOKENS_PER_SECOND ? undefined : step.tokensPerSecond }
       : { tokenSize: this.tokenSizeFor(longest) };
     return { message, pacing, delayMs: step.delayMs ?? 0 };
   }
