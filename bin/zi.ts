@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // The guard must be the first import: it captures the real stdout before anything else can write to it.
 import { StdoutGuard } from "../core/kernel/stdout-guard.js";
+import { setFlagsFromString } from "node:v8";
 import { CliOptions, UsageError } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
+
+// Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
+// under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
+// measurable cost in throughput (npm run bench).
+setFlagsFromString("--optimize-for-size");
 
 const log = (message: string) => void process.stderr.write(`${message}\n`);
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { ZiOptions } from "../cli/cli-options.js";
+import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
@@ -32,12 +33,19 @@ export class AgentSessionModule implements SessionModule {
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
     const journal = AgentSessionModule.openJournal(options, paths, cwd);
+    const tuning = new SessionTuning(settings);
     const session = new AgentSession({
       runtime: registry,
       journal,
       cwd,
-      settings: { thinkingLevel: settings.getThinkingLevel() },
+      settings: {
+        thinkingLevel: settings.getThinkingLevel(),
+        steeringMode: tuning.queueMode("steeringMode"),
+        followUpMode: tuning.queueMode("followUpMode"),
+      },
       settingsWriter: settings,
+      retry: tuning.retry(),
+      compaction: tuning.compaction(),
     });
     return new AgentSessionModule(session, journal, registry);
   }
@@ -48,6 +56,17 @@ export class AgentSessionModule implements SessionModule {
     if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd);
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
     return SessionJournal.open(options.sessionFile);
+  }
+
+  /** A resumed session's model is resolved once `ready` is out (resolving may load the catalogue). */
+  afterReady(): void {
+    void this.session.ensureModelRestored();
+  }
+
+  /** The client disconnected: its queued steering and follow-up input goes with it. */
+  async cancel(): Promise<void> {
+    this.session.clearQueues();
+    await this.session.interrupt();
   }
 
   async dispose(): Promise<void> {

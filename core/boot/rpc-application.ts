@@ -36,7 +36,7 @@ export class RpcApplication {
     const eventMode = new EventMode();
     const state: StateSnapshotPort = { snapshot: () => module.session.getState() };
     const events: EventStreamPort = { subscribe: (listener) => module.session.subscribe(listener) };
-    const cancellation: CancellationPort = { cancel: () => module.session.interrupt() };
+    const cancellation: CancellationPort = { cancel: () => module.cancel() };
     this.kernel = { eventMode, state, events, cancellation };
     const writer = new FrameWriter(
       io.output,
@@ -56,7 +56,9 @@ export class RpcApplication {
   }
 
   run(): Promise<number> {
-    return this.server.start(this.wire());
+    const exit = this.server.start(this.wire());
+    this.module.afterReady();
+    return exit;
   }
 
   private async wire(): Promise<MethodRegistry> {

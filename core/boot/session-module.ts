@@ -7,6 +7,10 @@ export interface SessionModule {
   readonly session: SessionPort;
   readonly models: ModelPort;
   readonly thinking: ThinkingPort;
+  /** Called once `ready` has been written: deferred startup work. */
+  afterReady(): void;
+  /** The client disconnected: discard queued input and interrupt active work, resolving once settled. */
+  cancel(): Promise<void>;
   /** Releases files and providers; the CLI calls it after the connection has settled. */
   dispose(): Promise<void>;
 }

@@ -2,9 +2,11 @@ import type { OutputSink } from "./output-sink.js";
 
 /** `{"version":1,"sequence":` + up to 16 digits + `,` + LF, less the body's own `{`. */
 const FRAME_HEADER_MAX_BYTES = 41;
+/** Large enough to amortise a syscall, small enough that a pipe drains it in one go. */
+const WRITE_CHUNK_BYTES = 64 * 1024;
 
 interface Waiter {
-  body: string;
+  members: string;
   bytes: number;
   resolve: () => void;
 }
@@ -24,7 +26,7 @@ export interface FrameWriterBounds {
 export class FrameWriter {
   private sequence = 0;
   private batch: string[] = [];
-  private batchBytes = 0;
+  private batchSizes: number[] = [];
   private flushScheduled = false;
   private pendingRecords = 0;
   private pendingBytes = 0;
@@ -61,14 +63,19 @@ export class FrameWriter {
    * Returns undefined when the frame is in the lane, or a promise that resolves once it is.
    */
   send(body: string): void | Promise<void> {
+    return this.sendMembers(body.slice(1));
+  }
+
+  /** `send` for a body built without its opening brace (`"type":"response",...}`), saving a copy per frame. */
+  sendMembers(members: string): void | Promise<void> {
     if (this.broken) return;
     // Counted with the longest possible header, so the accounting can only overestimate.
-    const bytes = Buffer.byteLength(body) + FRAME_HEADER_MAX_BYTES;
+    const bytes = Buffer.byteLength(members) + FRAME_HEADER_MAX_BYTES;
     if (this.waiters.length === 0 && this.fits(bytes)) {
-      this.enqueue(body, bytes);
+      this.enqueue(members, bytes);
       return;
     }
-    return new Promise<void>((resolve) => this.waiters.push({ body, bytes, resolve }));
+    return new Promise<void>((resolve) => this.waiters.push({ members, bytes, resolve }));
   }
 
   /** Resolves when output is below its bound again (immediately if it is). */
@@ -91,10 +98,10 @@ export class FrameWriter {
     );
   }
 
-  private enqueue(body: string, bytes: number): void {
+  private enqueue(members: string, bytes: number): void {
     this.sequence++;
-    this.batch.push(`{"version":1,"sequence":${this.sequence},${body.slice(1)}\n`);
-    this.batchBytes += bytes;
+    this.batch.push(`{"version":1,"sequence":${this.sequence},${members}\n`);
+    this.batchSizes.push(bytes);
     this.pendingRecords++;
     this.pendingBytes += bytes;
     if (!this.flushScheduled) {
@@ -103,16 +110,39 @@ export class FrameWriter {
     }
   }
 
+  /**
+   * Writes what is queued now instead of at the end of the event-loop turn: the reader calls it once
+   * it has admitted a whole input chunk, so responses leave without waiting for another turn.
+   */
+  flushNow(): void {
+    this.flush();
+  }
+
+  /**
+   * Joins queued frames into writes of about WRITE_CHUNK_BYTES. Each write is accounted on its own, so
+   * capacity comes back write by write while the reader drains, and admission overlaps with output.
+   */
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    if (this.batch.length === 0) return;
-    const data = this.batch.length === 1 ? this.batch[0] : this.batch.join("");
-    const records = this.batch.length;
-    const bytes = this.batchBytes;
+    const batch = this.batch;
+    const sizes = this.batchSizes;
+    if (batch.length === 0) return;
     this.batch = [];
-    this.batchBytes = 0;
+    this.batchSizes = [];
     if (this.broken) return;
-    this.sink.write(data, (error) => this.written(records, bytes, error));
+    let first = 0;
+    let bytes = 0;
+    for (let i = 0; i < batch.length; i++) {
+      bytes += sizes[i];
+      if (bytes >= WRITE_CHUNK_BYTES || i === batch.length - 1) {
+        const data = i === first ? batch[i] : batch.slice(first, i + 1).join("");
+        const records = i + 1 - first;
+        const groupBytes = bytes;
+        this.sink.write(data, (error) => this.written(records, groupBytes, error));
+        first = i + 1;
+        bytes = 0;
+      }
+    }
   };
 
   private written(records: number, bytes: number, error?: Error | null): void {
@@ -126,7 +156,7 @@ export class FrameWriter {
     }
     while (this.waiters.length > 0 && this.fits(this.waiters[0].bytes)) {
       const waiter = this.waiters.shift()!;
-      this.enqueue(waiter.body, waiter.bytes);
+      this.enqueue(waiter.members, waiter.bytes);
       waiter.resolve();
     }
     if (!this.full) this.wake(this.spaceWaiters);
@@ -136,6 +166,7 @@ export class FrameWriter {
   private releaseAll(): void {
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
     this.batch = [];
+    this.batchSizes = [];
     this.wake(this.spaceWaiters);
     this.wake(this.idleWaiters);
   }

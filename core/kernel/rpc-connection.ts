@@ -16,9 +16,11 @@ export interface ConnectionDependencies {
   log: (message: string) => void;
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 interface InFlight {
   readonly method: string;
-  readonly controller: AbortController;
+  readonly controller: AbortController | undefined;
   readonly slot: Slot;
   settled: boolean;
 }
@@ -34,6 +36,7 @@ export class RpcConnection {
   private readonly settledWaiters: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private admitting = true;
+  private readonly frozenJson = new WeakMap<object, string>();
   private registry!: MethodRegistry;
 
   constructor(private readonly deps: ConnectionDependencies) {
@@ -104,7 +107,7 @@ export class RpcConnection {
   /** Past the settlement bound: every unsettled operation gets its one response, `operation_failed`. */
   abandonUnsettled(): void {
     for (const [id, entry] of this.inFlight) {
-      entry.controller.abort();
+      entry.controller?.abort();
       this.finish(id, entry, () =>
         this.respondError(id, entry.method, new RpcError("operation_failed", "the connection closed before the operation settled")),
       );
@@ -117,10 +120,12 @@ export class RpcConnection {
   }
 
   private launch(id: string, method: RegisteredMethod, params: object, slot: Slot): void | Promise<void> {
-    const controller = new AbortController();
+    // Only a waiting handler can outlive admission long enough to be abandoned; ordered handlers share a
+    // signal that never fires, which keeps an AbortController off the hot path of every request.
+    const controller = method.waits ? new AbortController() : undefined;
     let result: unknown;
     try {
-      result = method.handler.handle(params, { id, method: method.name, signal: controller.signal });
+      result = method.handler.handle(params, { id, method: method.name, signal: controller?.signal ?? NEVER_ABORTED });
     } catch (error) {
       this.slots.release(slot);
       return this.respondError(id, method.name, error);
@@ -153,12 +158,12 @@ export class RpcConnection {
   }
 
   private respond(id: string, method: string, result: unknown): void | Promise<void> {
-    const body = JSON.stringify({ type: "response", id, method, ok: true, result: result ?? {} });
-    if (this.exceedsRecord(body)) {
+    const members = `"type":"response","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"ok":true,"result":${this.encodeResult(result)}}`;
+    if (this.exceedsRecord(members)) {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
     }
-    return this.deps.writer.send(body);
+    return this.deps.writer.sendMembers(members);
   }
 
   private respondError(id: string, method: string, error: unknown): void | Promise<void> {
@@ -186,6 +191,21 @@ export class RpcConnection {
     }
     return this.deps.writer.send(body);
   };
+
+  /**
+   * A frozen result is immutable by contract (the session hands out deep-frozen state snapshots), so
+   * its JSON is computed once and reused for every response that carries the same object.
+   */
+  private encodeResult(result: unknown): string {
+    if (result === undefined || result === null) return "{}";
+    if (typeof result !== "object" || !Object.isFrozen(result)) return JSON.stringify(result);
+    let json = this.frozenJson.get(result);
+    if (json === undefined) {
+      json = JSON.stringify(result);
+      this.frozenJson.set(result, json);
+    }
+    return json;
+  }
 
   private asOperationError(error: unknown, method: string): RpcError {
     if (error instanceof RpcError && error.isOperationError) return error;

@@ -6,7 +6,7 @@ import type { MethodRegistry } from "./method-registry.js";
 import type { RpcConnection } from "./rpc-connection.js";
 import { RpcError } from "./rpc-error.js";
 
-const MAX_QUEUED_INPUT_BYTES = 1024 * 1024;
+const MAX_QUEUED_INPUT_BYTES = 256 * 1024;
 
 export interface ServerDependencies {
   input: Readable;
@@ -26,7 +26,8 @@ export interface ServerDependencies {
 export class RpcServer {
   private ended = false;
   private stalled = false;
-  private stalledOnOutput = false;
+  /** Records handed to the connection: the progress the end-of-input watchdog looks for. */
+  private admitted = 0;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
@@ -80,16 +81,24 @@ export class RpcServer {
   };
 
   /**
-   * End of input. Records already received are still admitted in order, unless admission is stalled
-   * because the client is not reading: then they are queued input, discarded as the disconnect says.
+   * End of input. Records already received are still admitted in order, as long as admission makes
+   * progress; a stall that makes none for the settlement bound (a handler that never answers, a client
+   * that closed stdin and does not read) ends the wait, and what is still queued is discarded.
    */
   private readonly onEnd = (): void => {
     this.ended = true;
     if (this.stopping) return;
-    if (!this.stalled) this.finishInput();
-    else if (this.stalledOnOutput) void this.shutdown(0);
-    // A handler that never answers must not keep a disconnected client's process alive.
-    else setTimeout(() => void this.shutdown(0), this.deps.settlementMs).unref();
+    if (!this.stalled) {
+      this.finishInput();
+      return;
+    }
+    let seen = this.admitted;
+    const watchdog = setInterval(() => {
+      if (this.stopping) clearInterval(watchdog);
+      else if (this.admitted === seen) void this.shutdown(0);
+      else seen = this.admitted;
+    }, this.deps.settlementMs);
+    watchdog.unref();
   };
 
   private finishInput(): void {
@@ -109,11 +118,10 @@ export class RpcServer {
   private pump(): void {
     const { framer, writer, connection, input } = this.deps;
     this.stalled = false;
-    this.stalledOnOutput = false;
     for (;;) {
       if (this.stopping) return;
       if (writer.full) {
-        this.stallUntil(writer.whenNotFull(), true);
+        this.stallUntil(writer.whenNotFull());
         return;
       }
       let line: string | null;
@@ -126,6 +134,7 @@ export class RpcServer {
       if (line === null) {
         const chunk = this.queue.shift();
         if (chunk === undefined) {
+          writer.flushNow();
           if (this.ended) this.finishInput();
           else if (input.isPaused()) input.resume();
           return;
@@ -134,6 +143,7 @@ export class RpcServer {
         framer.push(chunk);
         continue;
       }
+      this.admitted++;
       const admitted = connection.handleRecord(line);
       if (admitted) {
         this.stallUntil(admitted);
@@ -142,9 +152,8 @@ export class RpcServer {
     }
   }
 
-  private stallUntil(ready: Promise<void>, onOutput = false): void {
+  private stallUntil(ready: Promise<void>): void {
     this.stalled = true;
-    this.stalledOnOutput = onOutput;
     void ready.then(() => this.pump());
   }
 

@@ -10,6 +10,7 @@ import { DEFAULT_COMPACTION, DEFAULT_RETRY } from "./agent-session-options.js";
 import type { AgentSessionOptions, SessionJournalLike } from "./agent-session-options.js";
 import { AssistantStreamer } from "./assistant-streamer.js";
 import { COMPLETION_ERROR_MAX_BYTES, CompletionTracker } from "./completion-tracker.js";
+import { IdleWatchers } from "./idle-watchers.js";
 import { contextMessages } from "./model-context.js";
 import { RetryPolicy } from "./retry-policy.js";
 import { SessionCompactor } from "./session-compactor.js";
@@ -42,11 +43,6 @@ interface ActiveWork {
   done: Promise<unknown>;
 }
 
-interface IdleWaiter {
-  completionId: string | undefined;
-  resolve(result: AwaitIdleResult): void;
-}
-
 const busy = (message: string): RpcError => new RpcError("operation_failed", message);
 
 /**
@@ -69,7 +65,7 @@ export class AgentSession implements SessionPort {
   private readonly compactor: SessionCompactor;
   private readonly loop: AgentRunLoop;
   private readonly tools = new Map<string, AgentTool>();
-  private readonly idleWaiters = new Set<IdleWaiter>();
+  private readonly watchers: IdleWatchers;
   private run: ActiveWork | undefined;
   private exclusive: ActiveWork | undefined;
   private closing = false;
@@ -78,6 +74,7 @@ export class AgentSession implements SessionPort {
     const { runtime, journal } = options;
     const warn = options.warn ?? warnOnStderr;
     this.journal = journal;
+    this.watchers = new IdleWatchers(this.tracker, () => journal.messageCount);
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
     const recorder = new SessionRecorder(journal, this.store, this.tracker);
     this.records = new SessionRecords(journal, this.store, recorder);
@@ -127,9 +124,7 @@ export class AgentSession implements SessionPort {
       revision === undefined ? { delivery, admission } : { delivery, admission, completionRevision: revision };
     switch (delivery) {
       case "direct":
-        if (joinable || activity === "running" || activity === "compacting") {
-          throw busy("session is running; use steer, follow_up or continue");
-        }
+        if (joinable) throw busy("session is running; use steer, follow_up or continue");
         if (activity !== "idle" && activity !== "failed") throw busy(`session is ${activity}; wait until it is idle`);
         this.requireModel();
         return result("started", this.startRun([queued], completionId));
@@ -175,29 +170,12 @@ export class AgentSession implements SessionPort {
       }
       await run.done;
     } else if (this.store.activity.type === "failed") {
-      void this.store.setActivity({ type: "idle" });
+      await this.store.setActivity({ type: "idle" });
     }
   }
 
   awaitIdle(completionId: string | undefined, signal: AbortSignal): Promise<AwaitIdleResult> {
-    const cancelled = (): RpcError => new RpcError("operation_failed", "await_idle was cancelled before the session became idle");
-    if (signal.aborted) return Promise.reject(cancelled());
-    if (this.settled) return Promise.resolve(this.tracker.observe(completionId, this.journal.messageCount));
-    return new Promise<AwaitIdleResult>((resolve, reject) => {
-      const onAbort = (): void => {
-        this.idleWaiters.delete(waiter);
-        reject(cancelled());
-      };
-      const waiter: IdleWaiter = {
-        completionId,
-        resolve: (result) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(result);
-        },
-      };
-      this.idleWaiters.add(waiter);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    return this.watchers.wait(completionId, signal, this.settled ? this.store.bus.whenDrained() : undefined);
   }
 
   getMessages(start: number, limit: number): MessagePage {
@@ -242,8 +220,7 @@ export class AgentSession implements SessionPort {
       return await done;
     } finally {
       this.exclusive = undefined;
-      if (!this.closing) void this.store.setActivity({ type: "idle" });
-      this.releaseIdleWaiters();
+      this.releaseIdleWaiters(this.closing ? undefined : this.store.setActivity({ type: "idle" }));
     }
   }
 
@@ -253,8 +230,7 @@ export class AgentSession implements SessionPort {
     this.closing = true;
     this.store.clearQueues();
     await this.interrupt();
-    void this.store.setActivity({ type: "disposed" });
-    this.releaseIdleWaiters();
+    this.releaseIdleWaiters(this.store.setActivity({ type: "disposed" }));
     await this.store.bus.whenDrained();
   }
 
@@ -297,28 +273,27 @@ export class AgentSession implements SessionPort {
     const run: ActiveWork = { abort: new AbortController(), done: Promise.resolve() };
     this.run = run;
     void this.store.setActivity({ type: "running" });
-    run.done = this.loop.run(inputs, run.abort.signal, (end) => this.settle(run, end));
+    let announced: Promise<void> = Promise.resolve();
+    const finished = this.loop.run(inputs, run.abort.signal, (end) => (announced = this.settle(run, end)));
+    // Interrupt resolves only once the client has been handed agent_end and the new activity.
+    run.done = finished.then(() => announced);
     return revision;
   }
 
   /** Called synchronously by the run loop at the moment it decides to end. */
-  private settle(run: ActiveWork, end: RunEnd): void {
+  private settle(run: ActiveWork, end: RunEnd): Promise<void> {
     void this.store.emit(end.errorMessage === undefined ? { type: "agent_end", reason: end.reason } : { type: "agent_end", ...end });
     if (this.run === run) this.run = undefined;
-    if (end.reason === "failed") {
-      void this.store.setActivity({ type: "failed", errorMessage: clipUtf8(end.errorMessage ?? "the run failed", COMPLETION_ERROR_MAX_BYTES).text });
-    } else {
-      void this.store.setActivity({ type: "idle" });
-    }
-    this.releaseIdleWaiters();
+    const announced =
+      end.reason === "failed"
+        ? this.store.setActivity({ type: "failed", errorMessage: clipUtf8(end.errorMessage ?? "the run failed", COMPLETION_ERROR_MAX_BYTES).text })
+        : this.store.setActivity({ type: "idle" });
+    this.releaseIdleWaiters(announced);
+    return announced;
   }
 
-  private releaseIdleWaiters(): void {
-    if (!this.settled || this.idleWaiters.size === 0) return;
-    const waiters = [...this.idleWaiters];
-    this.idleWaiters.clear();
-    const messageCount = this.journal.messageCount;
-    for (const waiter of waiters) waiter.resolve(this.tracker.observe(waiter.completionId, messageCount));
+  private releaseIdleWaiters(announced: Promise<void> = Promise.resolve()): void {
+    if (this.settled) this.watchers.release(announced);
   }
 
   private canContinue(): boolean {

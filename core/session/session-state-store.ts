@@ -76,9 +76,12 @@ export class SessionStateStore {
     return this.usageTokens;
   }
 
-  /** A copy of the state as of the events delivered so far. */
+  /**
+   * The state as of the events delivered so far. Snapshots are frozen when taken, so the same object
+   * is handed out until the next change instead of a copy per read.
+   */
   getState(): SessionState {
-    return structuredClone(this.bus.deliveredState ?? this.snapshot());
+    return this.bus.deliveredState ?? this.snapshot();
   }
 
   emit(event: AgentSessionEvent): Promise<void> {
@@ -211,7 +214,16 @@ export class SessionStateStore {
       retry: { ...this.retryValue },
       contextUsage: this.contextUsage(),
     };
+    deepFreeze(state);
     this.cached = { version: this.version, messageCount, state };
     return state;
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

@@ -1,6 +1,8 @@
-import { describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { ZiProcess } from "./support/zi-process.js";
+
+afterEach(() => ZiProcess.killAll());
 
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

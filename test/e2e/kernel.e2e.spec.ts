@@ -1,6 +1,8 @@
-import { describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
 import { ZI_BIN, ZiProcess } from "./support/zi-process.js";
+
+afterEach(() => ZiProcess.killAll());
 
 const MiB = 1024 * 1024;
 

@@ -130,14 +130,28 @@ describe("server lifecycle", () => {
     expect(h.sink.frames().slice(1).map((f) => f.id)).toEqual(["slow", "next"]);
   });
 
-  it("notices a closed stdin while stalled on a client that does not read, and discards the queued input", async () => {
-    const h = new KernelHarness({ limits: { maxPendingOutputRecords: 3 } });
+  it("keeps admitting after EOF while a slow client reads", async () => {
+    const h = new KernelHarness({ limits: { maxPendingOutputRecords: 3, settlementMs: 200 } });
+    h.sink.stall();
+    h.start();
+    h.send(...Array.from({ length: 50 }, (_, i) => req(`s${i}`, "test.echo", { bytes: i })));
+    h.input.end();
+    const reader = setInterval(() => h.sink.release(), 50);
+    expect(await h.exit).toBe(0);
+    clearInterval(reader);
+    expect(h.sink.frames().slice(1).map((f) => f.id)).toEqual(Array.from({ length: 50 }, (_, i) => `s${i}`));
+  });
+
+  it("gives up on a closed stdin once a client that does not read stalls admission for the settlement bound", async () => {
+    const h = new KernelHarness({ limits: { maxPendingOutputRecords: 3, settlementMs: 100 } });
     h.sink.stall();
     h.start();
     h.send(...Array.from({ length: 10 }, (_, i) => req(`q${i}`, "test.echo", { bytes: i })));
     await sleep(20);
     h.input.end();
     await sleep(20);
+    expect(h.ports.cancelled).toBe(0);
+    await sleep(250);
     expect(h.ports.cancelled).toBe(1);
     h.sink.release();
     expect(await h.exit).toBe(0);

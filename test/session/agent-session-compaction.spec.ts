@@ -105,4 +105,29 @@ describe("AgentSession compaction", () => {
     expect(compactions(harness)).toHaveLength(1);
     expect(session.getState().activity).toEqual({ type: "idle" });
   });
+
+  it("an interrupt during an in-run compaction ends the run without reverting to running", async () => {
+    harness = await SessionHarness.create({
+      faux: { models: TINY, tokenSize: 64 },
+      model: "tiny",
+      compaction: { enabled: true, reserveTokens: 1000, keepRecentTokens: 50 },
+    });
+    const { runtime, session } = harness;
+    const held = new HeldReply(runtime.text("never used"));
+    runtime.respond(runtime.text("r1"), runtime.text("r2"), held.step);
+    await harness.ask("short question");
+    await session.prompt({ delivery: "direct", text: "B".repeat(4400) });
+    await held.called.promise;
+    expect(session.getState().activity).toEqual({ type: "compacting" });
+    await expect(session.prompt({ delivery: "continue", text: "x" })).rejects.toMatchObject({ code: "operation_failed" });
+    expect(await session.prompt({ delivery: "steer", text: "joins" })).toMatchObject({ admission: "joined" });
+    const interrupted = session.interrupt();
+    held.release();
+    await interrupted;
+    expect(harness.ofType("compaction_end")).toEqual([{ type: "compaction_end", reason: "threshold", aborted: true }]);
+    const activities = harness.ofType("activity_changed").map((event) => (event.activity as { type: string }).type);
+    expect(activities.slice(-3)).toEqual(["compacting", "aborting", "idle"]);
+    expect(harness.ofType("agent_end").at(-1)).toEqual({ type: "agent_end", reason: "interrupted" });
+    expect(compactions(harness)).toEqual([]);
+  });
 });

@@ -34,9 +34,9 @@ describe("AgentSession with the production collaborators", () => {
     registries.push(created);
     return created;
   };
-  const session = (journal: SessionJournal): AgentSession =>
+  const session = (journal: SessionJournal, runtime: ModelRegistry = registry()): AgentSession =>
     new AgentSession({
-      runtime: registry(),
+      runtime,
       journal,
       cwd: paths.projectDir,
       tools: [noteTool],
@@ -72,7 +72,9 @@ describe("AgentSession with the production collaborators", () => {
 
   it("runs, persists settings, and resumes messages, plan, model and thinking level", async () => {
     const journal = track(SessionJournal.create(paths.sessionsDir, "resume-me", paths.projectDir, { fsync: false }));
-    const first = session(journal);
+    // One registry for the process, as in production: its faux script continues across sessions.
+    const runtime = registry();
+    const first = session(journal, runtime);
     const events: AgentSessionEvent[] = [];
     first.subscribe((event) => void events.push(event));
     await first.models.select("faux", "scripted");
@@ -94,7 +96,7 @@ describe("AgentSession with the production collaborators", () => {
 
     const reopened = track(SessionJournal.open(journal.file!, { fsync: false }));
     const entriesBefore = reopened.entryCount;
-    const second = session(reopened);
+    const second = session(reopened, runtime);
     const resumed = second.getState();
     expect(resumed.model).toEqual({ type: "unselected" });
     expect(resumed.messageCount).toBe(5);

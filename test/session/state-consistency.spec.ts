@@ -108,4 +108,42 @@ describe("state and event consistency", () => {
     expect(harness.events.slice(0, queueIndex).filter((event) => event.type === "message_update")).toHaveLength(3);
     expect(harness.events.reduce(reduceState, start)).toEqual(session.getState());
   });
+
+  it("an idle answer is held until the events that settled the session were delivered", async () => {
+    harness = await SessionHarness.create();
+    const { runtime, session } = harness;
+    runtime.respond(runtime.text("ok"));
+    const gate = new Deferred();
+    session.subscribe((event) => (event.type === "agent_end" ? gate.promise : undefined));
+    await session.prompt({ delivery: "direct", text: "q", completionId: "c" });
+    let answered = false;
+    const watch = session.awaitIdle("c", new AbortController().signal).then((result) => ((answered = true), result));
+    await harness.next("agent_end");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    // A reader sees the state as of agent_end: the idle activity has not been delivered yet.
+    expect(session.getState().activity).toEqual({ type: "running" });
+    gate.resolve();
+    await expect(watch).resolves.toMatchObject({ completionId: "c", completion: { text: "ok" } });
+    expect(harness.events.at(-1)).toEqual({ type: "activity_changed", activity: { type: "idle" } });
+  });
+
+  it("the initial state is the spec's ready example", async () => {
+    harness = await SessionHarness.create({ model: null });
+    expect(harness.session.getState()).toEqual({
+      sessionId: "session-test",
+      activity: { type: "idle" },
+      model: { type: "unselected" },
+      thinkingLevel: "off",
+      supportedThinkingLevels: ["off"],
+      steeringMode: "one-at-a-time",
+      followUpMode: "one-at-a-time",
+      queuedInputs: { steering: [], followUp: [] },
+      workPlan: { revision: 0, steps: [] },
+      messageCount: 0,
+      compaction: { type: "idle" },
+      retry: { type: "idle" },
+      contextUsage: { type: "unavailable", reason: "no_model" },
+    });
+  });
 });

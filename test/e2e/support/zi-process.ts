@@ -18,6 +18,7 @@ export interface ZiSpawnOptions {
  * fails the test if any line is not JSON, if `version` is not 1, or if `sequence` ever skips.
  */
 export class ZiProcess {
+  private static readonly live = new Set<ZiProcess>();
   readonly child: ChildProcessWithoutNullStreams;
   readonly frames: any[] = [];
   readonly problems: string[] = [];
@@ -45,6 +46,14 @@ export class ZiProcess {
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.stdin.on("error", () => {});
     this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+    ZiProcess.live.add(this);
+    void this.exited.then(() => ZiProcess.live.delete(this));
+  }
+
+  /** For afterEach: a failed test must not leave a Zi running (it would keep Jest alive). */
+  static killAll(): void {
+    for (const zi of ZiProcess.live) zi.child.kill("SIGKILL");
+    ZiProcess.live.clear();
   }
 
   static fauxScriptFile(dir: string, script: object): string {

@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import type * as PiAi from "@mariozechner/pi-ai";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentTool, AgentToolResult } from "../../../core/session/agent-tool.js";
+import { CodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { makeTempDir, textOf } from "./tool-test-kit.js";
+
+const byName = (tools: AgentTool[], name: string): AgentTool => tools.find((tool) => tool.name === name)!;
+
+describe("CodingTools", () => {
+  let dir: string;
+  let cleanup: () => void;
+
+  beforeEach(() => {
+    ({ dir, cleanup } = makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  it("creates every tool, with update_plan only when a plan callback is given", () => {
+    const names = (tools: AgentTool[]): string[] => tools.map((tool) => tool.name);
+    expect(names(CodingTools.create({ cwd: dir, logDir: dir }))).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find"]);
+    const withPlan = CodingTools.create({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({ revision: 1 }) });
+    expect(names(withPlan)).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"]);
+  });
+
+  it("has schemas pi-ai accepts for valid arguments and rejects for invalid ones", async () => {
+    const piAi = await import("@mariozechner/pi-ai");
+    const tools = CodingTools.create({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({}) });
+    const validate = (name: string, args: Record<string, unknown>): unknown => {
+      const tool = byName(tools, name);
+      const schema = { name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
+      return piAi.validateToolArguments(schema, { type: "toolCall", id: "1", name, arguments: args });
+    };
+    const valid: [string, Record<string, unknown>][] = [
+      ["read", { path: "a", offset: 2, limit: 10 }],
+      ["write", { path: "a", content: "" }],
+      ["edit", { path: "a", oldText: "x", newText: "", replaceAll: true }],
+      ["bash", { command: "ls", timeoutMs: 1000 }],
+      ["ls", {}],
+      ["grep", { pattern: "x", path: ".", glob: "*.ts", ignoreCase: true, limit: 5 }],
+      ["find", { pattern: "*.ts", path: ".", limit: 5 }],
+      ["update_plan", { steps: [{ title: "t", status: "pending", id: "1" }] }],
+    ];
+    for (const [name, args] of valid) expect(validate(name, args)).toEqual(args);
+    const invalid: [string, Record<string, unknown>][] = [
+      ["read", {}],
+      ["read", { path: "a", limit: 5000 }],
+      ["write", { path: "a" }],
+      ["edit", { path: "a", oldText: "", newText: "b" }],
+      ["bash", { command: "ls", timeoutMs: 0 }],
+      ["ls", { path: "a", extra: 1 }],
+      ["grep", { pattern: "" }],
+      ["find", {}],
+      ["update_plan", { steps: [{ title: "t", status: "done" }] }],
+    ];
+    for (const [name, args] of invalid) expect(() => validate(name, args)).toThrow(/Validation failed/);
+  });
+
+  it("falls back to the factory's cwd when a direct caller gives none", async () => {
+    writeFileSync(join(dir, "f.txt"), "from factory cwd\n");
+    const read = byName(CodingTools.create({ cwd: dir, logDir: dir }), "read");
+    const result: AgentToolResult = await read.execute({ path: "f.txt" }, { cwd: "", signal: new AbortController().signal, onUpdate: () => undefined });
+    expect(textOf(result)).toBe("from factory cwd");
+  });
+});

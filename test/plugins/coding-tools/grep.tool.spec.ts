@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GrepTool } from "../../../plugins/coding-tools/grep.tool.js";
+import { writeSearchTree } from "./search-tree.js";
+import { makeContext, makeTempDir, run, textOf } from "./tool-test-kit.js";
+
+describe("GrepTool", () => {
+  let dir: string;
+  let cleanup: () => void;
+  const tool = new GrepTool();
+
+  beforeEach(() => {
+    ({ dir, cleanup } = makeTempDir());
+    writeSearchTree(dir);
+  });
+  afterEach(() => cleanup());
+
+  it("finds regex matches as path:line: text, skipping node_modules, .git and binaries", async () => {
+    const result = await run(tool, { pattern: "function\\s+\\w+\\(" }, dir);
+    expect(textOf(result)).toBe("src/main.ts:1: export function main() {\nsrc/util/helper.ts:1: export function helper() {");
+    expect(result.details).toMatchObject({ matches: 2, truncated: false });
+  });
+
+  it("honours ignoreCase and a glob filter", async () => {
+    expect(textOf(await run(tool, { pattern: "todo" }, dir))).toBe("src/view.tsx:1: const View = () => null; // todo later");
+    const all = await run(tool, { pattern: "todo", ignoreCase: true }, dir);
+    expect(textOf(all).split("\n")).toEqual([
+      "README.md:2: TODO: write docs",
+      "src/util/helper.ts:2:   return 42; // TODO tidy",
+      "src/view.tsx:1: const View = () => null; // todo later",
+    ]);
+    const ts = await run(tool, { pattern: "todo", ignoreCase: true, glob: "*.{ts,tsx}" }, dir);
+    expect(textOf(ts).split("\n")).toHaveLength(2);
+    const scoped = await run(tool, { pattern: "main", glob: "test/**" }, dir);
+    expect(textOf(scoped)).toBe("test/main.spec.ts:1: import { main } from '../src/main';");
+  });
+
+  it("searches one file or a subdirectory given as path", async () => {
+    expect(textOf(await run(tool, { pattern: "return", path: "src/main.ts" }, dir))).toBe("src/main.ts:2:   return helper();");
+    expect(textOf(await run(tool, { pattern: "return", path: "src/util" }, dir))).toBe("src/util/helper.ts:2:   return 42; // TODO tidy");
+  });
+
+  it("bounds results by limit and cuts long lines", async () => {
+    writeFileSync(join(dir, "many.txt"), Array.from({ length: 50 }, (_, i) => `hit ${i}`).join("\n"));
+    writeFileSync(join(dir, "wide.txt"), `hit ${"w".repeat(2000)}\n`);
+    const limited = await run(tool, { pattern: "^hit", path: "many.txt", limit: 5 }, dir);
+    expect(textOf(limited)).toBe(
+      "many.txt:1: hit 0\nmany.txt:2: hit 1\nmany.txt:3: hit 2\nmany.txt:4: hit 3\nmany.txt:5: hit 4\n\n" +
+        "[Showing the first 5 matches; more exist. Narrow the pattern, path or glob, or raise limit.]",
+    );
+    expect(limited.details).toMatchObject({ matches: 5, truncated: true });
+    const wide = textOf(await run(tool, { pattern: "^hit", path: "wide.txt" }, dir));
+    expect(wide).toBe(`wide.txt:1: hit ${"w".repeat(496)}…`);
+  });
+
+  it("returns a non-error result when nothing matches", async () => {
+    const result = await run(tool, { pattern: "no-such-text" }, dir);
+    expect(textOf(result)).toBe("No matches found.");
+    expect(result.isError).toBeUndefined();
+  });
+
+  it("fails clearly for an invalid regex, a missing path, a binary file and a bad glob", async () => {
+    await expect(run(tool, { pattern: "(unclosed" }, dir)).rejects.toThrow(/^grep: invalid regular expression: /);
+    await expect(run(tool, { pattern: "x", path: "missing" }, dir)).rejects.toThrow("missing: no such file or directory.");
+    await expect(run(tool, { pattern: "f", path: "image.bin" }, dir)).rejects.toThrow(/binary file/);
+    await expect(run(tool, { pattern: "x", glob: "{a" }, dir)).rejects.toThrow(/Invalid glob/);
+  });
+
+  it("stops when interrupted", async () => {
+    const context = makeContext(dir);
+    context.controller.abort();
+    await expect(tool.execute({ pattern: "main" }, context)).rejects.toThrow(/interrupted/);
+  });
+});
