@@ -1,0 +1,28 @@
+// 1. Startup: spawn to the first (`ready`) line, Zi against the echo child, which prints its ready
+// line as the first thing it does: the cost of starting Node and loading one small ES module.
+import { BenchChildren } from "./bench-children.mjs";
+import { median } from "./stats.mjs";
+
+export async function measureStartup(children, report, { reps }) {
+  const samples = { zi: [], baseline: [] };
+  // Round 0 warms the disk cache and is discarded; the order alternates so neither side always goes first.
+  for (let round = 0; round <= reps; round++) {
+    const order = round % 2 === 0 ? ["zi", "baseline"] : ["baseline", "zi"];
+    for (const side of order) {
+      const child = side === "zi" ? children.spawnZi("zi (startup)") : children.spawnEcho("echo (startup)", 64);
+      await BenchChildren.started(child);
+      const ms = child.firstFrameAt - child.spawnedAt;
+      await child.close();
+      if (round > 0) samples[side].push(ms);
+    }
+  }
+  report.ratio({
+    name: "startup: spawn to ready",
+    unit: "ms",
+    zi: median(samples.zi),
+    baseline: median(samples.baseline),
+    better: "lower",
+    target: 3,
+    samples,
+  });
+}

@@ -1,0 +1,117 @@
+// `npm run bench`: Zi against raw-Node baselines measured in the same run. Every figure is a ratio to
+// its baseline; nothing is compared with an absolute threshold. Prints a table on stdout, writes the
+// same as JSON to bench/results/latest.json, and exits 1 when a measurement could not be made (a
+// missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
+// fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
+//
+//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,journal] [--strict]
+//                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import { BenchChildren } from "./lib/bench-children.mjs";
+import { BenchReport } from "./lib/bench-report.mjs";
+import { measureBigRecord } from "./lib/big-record.measure.mjs";
+import { measureFlood } from "./lib/flood.measure.mjs";
+import { measureJournal } from "./lib/journal.measure.mjs";
+import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
+import { measureStartup } from "./lib/startup.measure.mjs";
+import { measureStreaming } from "./lib/streaming.measure.mjs";
+import { round } from "./lib/stats.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "journal"];
+
+// Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
+// threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
+const FULL = {
+  startup: { reps: 9 },
+  roundtrip: { count: 2000, reps: 9, warmup: 500 },
+  flood: { sizes: [10_000, 100_000], reps: 5, warmup: 2000 },
+  big: { reps: 7 },
+  stream: { reps: 5, prompts: 8, textBytes: 24 * 1024 },
+  journal: { messages: undefined },
+};
+const QUICK = {
+  startup: { reps: 3 },
+  roundtrip: { count: 500, reps: 3, warmup: 100 },
+  flood: { sizes: [2000, 20_000], reps: 2, warmup: 500 },
+  big: { reps: 2 },
+  stream: { reps: 1, prompts: 2, textBytes: 64 * 1024 },
+  journal: { messages: 10_000 },
+};
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    strict: { type: "boolean", default: false },
+    zi: { type: "string" },
+    "zi-arg": { type: "string", multiple: true },
+    out: { type: "string", default: resolve(ROOT, "bench/results/latest.json") },
+  },
+});
+const only = args.only ? args.only.split(",").map((name) => name.trim()) : SECTIONS;
+const unknown = only.filter((name) => !SECTIONS.includes(name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown section(s) ${unknown.join(", ")}; choose from ${SECTIONS.join(", ")}\n`);
+  process.exit(2);
+}
+const config = args.quick ? QUICK : FULL;
+const ziScript = resolve(args.zi ?? resolve(ROOT, "dist/bin/zi.js"));
+const ziArgs = args.zi ? (args["zi-arg"] ?? []) : ["--mode", "rpc", "--no-session"];
+if (!existsSync(ziScript)) {
+  process.stderr.write(`bench: ${ziScript} does not exist; run \`npm run build\` first (npm run bench does)\n`);
+  process.exit(1);
+}
+
+const report = new BenchReport();
+const children = new BenchChildren(ziScript, ziArgs);
+const sections = {
+  startup: () => measureStartup(children, report, config.startup),
+  roundtrip: () => measureRoundTrips(children, report, config.roundtrip),
+  flood: () => measureFlood(children, report, config.flood),
+  big: () => measureBigRecord(children, report, config.big),
+  stream: () => measureStreaming(children, report, config.stream),
+  journal: () => measureJournal(report, config.journal),
+};
+const meta = {
+  createdAt: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadAverageAtStart: loadavg().map((value) => round(value, 2)),
+  zi: { script: ziScript, args: ziArgs },
+  quick: args.quick,
+  sectionMs: {},
+};
+
+let exitCode = 0;
+const started = performance.now();
+try {
+  for (const name of only) {
+    process.stderr.write(`bench: ${name}…\n`);
+    const t = performance.now();
+    await sections[name]();
+    meta.sectionMs[name] = Math.round(performance.now() - t);
+  }
+} catch (error) {
+  exitCode = 1;
+  meta.error = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : error}\n\n`);
+} finally {
+  children.dispose();
+}
+meta.totalMs = Math.round(performance.now() - started);
+meta.loadAverageAtEnd = loadavg().map((value) => round(value, 2));
+if (meta.loadAverageAtStart[0] > meta.cpus * 0.5) {
+  report.notes.push(`load average was ${meta.loadAverageAtStart[0]} on ${meta.cpus} cores at start: other work competed with the measurements`);
+}
+
+report.print();
+report.write(args.out, meta);
+process.stdout.write(`\n${report.failedTargets} target(s) missed; ${round(meta.totalMs / 1000, 1)} s; results in ${args.out}\n`);
+if (exitCode === 0 && args.strict && report.failedTargets > 0) exitCode = 2;
+process.exitCode = exitCode;
