@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
 import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
@@ -9,7 +10,14 @@ import { ModelRegistry } from "../models/model-registry.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import { AgentSession } from "../session/agent-session.js";
+import { CodingTools } from "../../plugins/coding-tools/coding-tools.factory.js";
 import type { SessionModule } from "./session-module.js";
+
+const SYSTEM_PROMPT = [
+  "You are Zi, a coding agent working in the user's project directory.",
+  "Use the tools to read, search and change files and to run commands; prefer small, verifiable steps.",
+  "Keep a work plan with update_plan for multi-step tasks, and report what you changed.",
+].join("\n");
 
 /**
  * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
@@ -46,7 +54,11 @@ export class AgentSessionModule implements SessionModule {
       settingsWriter: settings,
       retry: tuning.retry(),
       compaction: tuning.compaction(),
+      systemPrompt: SYSTEM_PROMPT,
     });
+    session.setTools(
+      CodingTools.create({ cwd, logDir: join(paths.ziHome, "logs"), onPlanUpdate: async (steps) => session.replaceWorkPlan(steps) }),
+    );
     return new AgentSessionModule(session, journal, registry);
   }
 

@@ -152,3 +152,34 @@ describe("zi --mode rpc as a black box: the journal on disk", () => {
     expect((await resumed.close()).code).toBe(0);
   });
 });
+
+describe("zi --mode rpc as a black box: built-in tools", () => {
+  it("runs scripted tool calls in the session's directory and replaces the work plan", async () => {
+    const project = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "zi-e2e-tools-"));
+    const script = {
+      responses: [
+        {
+          toolCalls: [
+            { name: "write", arguments: { path: "notes/hello.txt", content: "hi there\n" } },
+            { name: "update_plan", arguments: { steps: [{ title: "write a note", status: "completed" }, { title: "report", status: "in_progress" }] } },
+            { name: "read", arguments: { path: "missing.txt" } },
+          ],
+        },
+        { text: "done" },
+      ],
+    };
+    const zi = new ZiProcess({ fauxScript: script, cwd: project });
+    await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+    await zi.call("p", "session.prompt", { delivery: "direct", text: "work", completionId: "t" });
+    const idle = await zi.call("w", "session.await_idle", { completionId: "t" });
+    expect(idle.result.completion.text).toBe("done");
+    expect(readFileSync(join(project, "notes", "hello.txt"), "utf8")).toBe("hi there\n");
+    const ends = zi.events("tool_execution_end");
+    expect(ends.map((e) => [e.toolName, e.isError])).toEqual([["write", false], ["update_plan", false], ["read", true]]);
+    expect(zi.events("work_plan_changed")).toEqual([
+      { type: "work_plan_changed", workPlan: { revision: 1, steps: [{ title: "write a note", status: "completed" }, { title: "report", status: "in_progress" }] } },
+    ]);
+    expect((await zi.call("s", "session.get_state")).result.workPlan.revision).toBe(1);
+    await zi.close();
+  });
+});

@@ -1,0 +1,78 @@
+import { stat } from "node:fs/promises";
+import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import { BashOutputCollector, type CollectedOutput } from "./bash-output-collector.js";
+import { type BashExit, BashRun } from "./bash-run.js";
+import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
+import { ToolArgs } from "./tool-args.js";
+
+const { maxOutputLines, maxOutputBytes, defaultTimeoutMs, maxTimeoutMs } = CODING_TOOL_LIMITS;
+
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** `bash`: runs a shell command in the working directory; full output beyond the bounds goes to a log file. */
+export class BashTool implements AgentTool {
+  readonly name = "bash";
+  readonly description =
+    "Run a command with `bash -c` in the working directory (stdin is empty; stdout and stderr are combined). " +
+    `Returns the last ${maxOutputLines} lines / ${maxOutputBytes / 1024} KiB of output; when there is more, the full output ` +
+    `is saved to a log file whose path is given. Default timeout ${defaultTimeoutMs / 1000} s (timeoutMs, at most ${maxTimeoutMs / 1000} s); ` +
+    "on timeout the whole process tree is killed. A non-zero exit code is reported as an error. " +
+    "Background jobs (`cmd &`) are not waited for; redirect their output to a file.";
+  readonly parameters = {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The bash command line to run." },
+      timeoutMs: {
+        type: "integer",
+        minimum: 1,
+        maximum: maxTimeoutMs,
+        description: `Kill the command after this many milliseconds (default ${defaultTimeoutMs}).`,
+      },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  };
+
+  constructor(private readonly logDir: string) {}
+
+  async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {
+    const args = new ToolArgs(this.name, rawArgs);
+    const command = args.requiredString("command");
+    const timeoutMs = args.optionalInteger("timeoutMs", { min: 1, max: maxTimeoutMs }) ?? defaultTimeoutMs;
+    if (context.signal.aborted) throw new Error("bash was interrupted before it started.");
+    const cwdStats = await stat(context.cwd).catch(() => undefined);
+    if (!cwdStats?.isDirectory()) throw new Error(`bash: the working directory ${context.cwd} does not exist.`);
+
+    const output = new BashOutputCollector(this.logDir, maxOutputLines, maxOutputBytes);
+    const exit = await new BashRun({ command, cwd: context.cwd, timeoutMs, signal: context.signal, output, onUpdate: context.onUpdate }).run();
+    const collected = await output.close();
+    return BashTool.result(exit, collected, timeoutMs);
+  }
+
+  private static result(exit: BashExit, collected: CollectedOutput, timeoutMs: number): AgentToolResult {
+    const notes: string[] = [];
+    if (collected.truncated) {
+      const shownLines = collected.text.length === 0 ? 0 : collected.text.replace(/\n$/, "").split("\n").length;
+      const where = collected.logPath ? `Full output: ${collected.logPath}` : `The full output could not be saved (${collected.logError ?? "unknown error"})`;
+      notes.push(`Output truncated: showing the last ${shownLines} of ${collected.totalLines} lines (${kib(collected.totalBytes)} in total). ${where}`);
+    }
+    if (exit.timedOut) notes.push(`Command timed out after ${timeoutMs} ms; its process tree was killed.`);
+    else if (exit.interrupted) notes.push("Command was interrupted; its process tree was killed.");
+    else if (exit.exitCode === null) notes.push(`Command was killed by ${exit.signal ?? "a signal"}.`);
+    else if (exit.exitCode !== 0) notes.push(`Command exited with code ${exit.exitCode}.`);
+    const body = collected.text.length > 0 ? collected.text.replace(/\n$/, "") : "(no output)";
+    const text = notes.length > 0 ? `${body}\n\n${notes.map((n) => `[${n}]`).join("\n")}` : body;
+    const details: Record<string, unknown> = {
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      timedOut: exit.timedOut,
+      interrupted: exit.interrupted,
+      truncated: collected.truncated,
+      totalBytes: collected.totalBytes,
+      totalLines: collected.totalLines,
+    };
+    if (collected.logPath) details.fullOutputPath = collected.logPath;
+    const isError = exit.timedOut || exit.interrupted || exit.exitCode !== 0;
+    return { content: [{ type: "text", text }], details, isError };
+  }
+}
