@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type * as PiAi from "@mariozechner/pi-ai";
 import { CredentialStore } from "../config/credential-store.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
+import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
 import type { Warn } from "../config/stderr-warning.js";
 import type { ZiPaths } from "../config/zi-paths.js";
 import { RpcError } from "../kernel/rpc-error.js";
@@ -87,7 +88,11 @@ export class ModelRegistry implements ModelRuntime {
     return this.resolved(piAi, entry);
   }
 
-  async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream> {
+  async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream> {
+    return new BufferedModelStream(await this.providerStream(model, context, options));
+  }
+
+  private async providerStream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream> {
     const { piAi, faux } = await this.load();
     const level = this.clampThinking(model, options.thinkingLevel);
     const base: PiAi.SimpleStreamOptions = {

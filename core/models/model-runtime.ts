@@ -1,4 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
+import type { ModelEventStream } from "./buffered-model-stream.js";
 import type { CatalogModel, PublicModel, ThinkingLevel } from "../session/session-types.js";
 
 /** A model the session may call: the public descriptor plus what only the runtime may see. */
@@ -25,7 +26,7 @@ export interface ModelRuntime {
   list(): Promise<CatalogModel[]>;
   /** Throws RpcError `not_found` for an unknown provider/id, `operation_failed` without credentials. */
   resolve(provider: string, id: string): Promise<ResolvedModel>;
-  stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream>;
+  stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream>;
   /** Classifies a final assistant message whose stopReason is "error". */
   classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind;
   clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel;

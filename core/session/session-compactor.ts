@@ -1,3 +1,4 @@
+import { clipUtf8 } from "./utf8-clip.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
 import type { CompactionSettings, SessionJournalLike } from "./agent-session-options.js";
@@ -97,7 +98,11 @@ export class SessionCompactor {
     }
     if (reply.stopReason === "aborted" || signal.aborted) return { aborted: true };
     if (reply.stopReason === "error") return { errorMessage: reply.errorMessage ?? "the summary could not be generated" };
-    const summary = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("").trim();
-    return summary ? { summary } : { errorMessage: "the model returned an empty summary" };
+    const written = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("").trim();
+    if (!written) return { errorMessage: "the model returned an empty summary" };
+    // A summary as long as what it replaces would leave the context over the threshold, and every
+    // later turn would compact again: it may use at most half of the reserve (about 4 bytes a token).
+    const clipped = clipUtf8(written, Math.max(1024, this.settings.reserveTokens * 2));
+    return { summary: clipped.truncated ? `${clipped.text}\n[summary truncated]` : clipped.text };
   }
 }

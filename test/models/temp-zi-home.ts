@@ -1,3 +1,4 @@
+import type { ModelEventStream } from "../../core/models/buffered-model-stream.js";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -29,7 +30,7 @@ export function userContext(text: string): PiAi.Context {
   return { messages: [{ role: "user", content: text, timestamp: Date.now() }] };
 }
 
-export async function drain(stream: PiAi.AssistantMessageEventStream): Promise<{ events: PiAi.AssistantMessageEvent[]; message: PiAi.AssistantMessage }> {
+export async function drain(stream: ModelEventStream): Promise<{ events: PiAi.AssistantMessageEvent[]; message: PiAi.AssistantMessage }> {
   const events: PiAi.AssistantMessageEvent[] = [];
   for await (const event of stream) events.push(event);
   return { events, message: await stream.result() };
