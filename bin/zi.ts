@@ -2,9 +2,10 @@
 // The guard must be the first import: it captures the real stdout before anything else can write to it.
 import { StdoutGuard } from "../core/kernel/stdout-guard.js";
 import { setFlagsFromString } from "node:v8";
-import { CliOptions, UsageError } from "../core/cli/cli-options.js";
+import { CliOptions, UsageError, type ZiOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
+import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 
 // Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
 // under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
@@ -23,20 +24,37 @@ try {
   process.exit(2);
 }
 
+const output = StdoutGuard.protocolSink();
+// Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
+let plugins: Promise<readonly ZiPlugin[]> | undefined;
+const loadPlugins = () =>
+  (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
+const loadFamilies = async () => {
+  const loaded = await loadPlugins();
+  const [{ BUILTIN_FAMILIES }, { PluginComposition }] = await Promise.all([
+    import("../methods/builtin-families.js"),
+    import("../core/extensions/plugin-composition.js"),
+  ]);
+  return PluginComposition.families(BUILTIN_FAMILIES, loaded);
+};
+const createModule = (options: ZiOptions) => AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
+
+let code: number;
 if (parsed === "help") {
   log(CliOptions.usage);
-  process.exit(0);
+  code = 0;
 } else if (parsed === "version") {
   log(ZiMain.version());
-  process.exit(0);
+  code = 0;
+} else if (parsed === "schema") {
+  const { ProtocolSchema } = await import("../core/schema/protocol-schema.js");
+  const schema = JSON.stringify(ProtocolSchema.generate(await loadFamilies()), null, 2);
+  await new Promise<void>((resolve) => output.write(`${schema}\n`, () => resolve()));
+  code = 0;
+} else if (parsed.mode === "json") {
+  const { JsonMain } = await import("../core/json-mode/json-main.js");
+  code = await new JsonMain(parsed, createModule, output, log).run();
 } else {
-  const io = { input: process.stdin, output: StdoutGuard.protocolSink(), log };
-  const createModule = (options: typeof parsed) => AgentSessionModule.create(options, process.env, process.cwd());
-  // Families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
-  const loadFamilies = async () => {
-    await import("reflect-metadata");
-    return (await import("../methods/builtin-families.js")).BUILTIN_FAMILIES;
-  };
-  const code = await new ZiMain(parsed, loadFamilies, createModule, io).run();
-  process.exit(code);
+  code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }).run();
 }
+process.exit(code);

@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
 import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { ModelRegistry } from "../models/model-registry.js";
+import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
+import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import { AgentSession } from "../session/agent-session.js";
-import { CodingTools } from "../../plugins/coding-tools/coding-tools.factory.js";
 import type { SessionModule } from "./session-module.js";
+
+const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
 
 const SYSTEM_PROMPT = [
   "You are Zi, a coding agent working in the user's project directory.",
@@ -21,22 +23,29 @@ const SYSTEM_PROMPT = [
 
 /**
  * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
- * runtime and the journal. Nothing here imports pi-ai; the first model call or listing does.
+ * runtime and the journal. Nothing here imports pi-ai; the first model call or listing does. Plugins
+ * (the coding tools among them) and extension files are loaded once `ready` is out.
  */
 export class AgentSessionModule implements SessionModule {
   readonly models: ModelPort;
   readonly thinking: ThinkingPort;
+  readonly commands: CommandPort;
+  readonly events: ExtensionRuntime["events"];
 
   private constructor(
     readonly session: AgentSession,
+    private readonly extensions: ExtensionRuntime,
     private readonly journal: SessionJournal,
     private readonly registry: ModelRegistry,
+    private readonly settings: SettingsStore,
   ) {
     this.models = session.models;
     this.thinking = session.thinking;
+    this.commands = extensions.commands;
+    this.events = extensions.events;
   }
 
-  static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string): Promise<AgentSessionModule> {
+  static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string, loadPlugins: PluginLoader = async () => []): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
@@ -56,10 +65,17 @@ export class AgentSessionModule implements SessionModule {
       compaction: tuning.compaction(),
       systemPrompt: SYSTEM_PROMPT,
     });
-    session.setTools(
-      CodingTools.create({ cwd, logDir: join(paths.ziHome, "logs"), onPlanUpdate: async (steps) => session.replaceWorkPlan(steps) }),
-    );
-    return new AgentSessionModule(session, journal, registry);
+    const extensions = new ExtensionRuntime({
+      session,
+      cwd,
+      ziHome: paths.ziHome,
+      globalDir: paths.globalExtensionsDir,
+      projectDir: paths.projectExtensionsDir,
+      cliPaths: options.extensions,
+      loadPlugins,
+      log: stderrLine,
+    });
+    return new AgentSessionModule(session, extensions, journal, registry, settings);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string): SessionJournal {
@@ -70,9 +86,19 @@ export class AgentSessionModule implements SessionModule {
     return SessionJournal.open(options.sessionFile);
   }
 
-  /** A resumed session's model is resolved once `ready` is out (resolving may load the catalogue). */
-  afterReady(): void {
+  /**
+   * Once `ready` is out: resolve a resumed session's model (it may load the catalogue), and load the
+   * plugins (the coding tools among them) and extension files before the first request is admitted.
+   */
+  async afterReady(): Promise<void> {
     void this.session.ensureModelRestored();
+    await this.extensions.load();
+  }
+
+  async restoreModel(): Promise<void> {
+    await this.session.ensureModelRestored();
+    const fallback = this.settings.getDefaultModel();
+    if (this.session.getState().model.type === "unselected" && fallback) await this.models.select(fallback.provider, fallback.id);
   }
 
   /** The client disconnected: its queued steering and follow-up input goes with it. */

@@ -5,6 +5,7 @@ import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kerne
 import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import { MethodRegistry } from "../kernel/method-registry.js";
+import { COMMANDS } from "../ports/commands.port.js";
 import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
 import { THINKING } from "../ports/thinking.port.js";
@@ -28,6 +29,7 @@ export class MethodWiring {
     container.registerInstance(SESSION, module.session);
     container.registerInstance(MODELS, module.models);
     container.registerInstance(THINKING, module.thinking);
+    container.registerInstance(COMMANDS, module.commands);
     container.registerInstance(EVENT_MODE, kernel.eventMode);
     container.registerInstance(STATE_SNAPSHOT, kernel.state);
     container.registerInstance(EVENT_STREAM, kernel.events);

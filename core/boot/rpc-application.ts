@@ -21,8 +21,9 @@ export interface RpcApplicationIo {
 export type FamilyLoader = () => Promise<readonly MethodFamily[]>;
 
 /**
- * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container and
- * the method families are loaded right after, and the first request is admitted once they are wired.
+ * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container, the
+ * method families and the module's deferred startup (plugins and extensions, whose `extension_error`
+ * events follow `ready`) run right after, and the first request is admitted once all are done.
  */
 export class RpcApplication {
   readonly server: RpcServer;
@@ -35,7 +36,7 @@ export class RpcApplication {
   ) {
     const eventMode = new EventMode();
     const state: StateSnapshotPort = { snapshot: () => module.session.getState() };
-    const events: EventStreamPort = { subscribe: (listener) => module.session.subscribe(listener) };
+    const events: EventStreamPort = { subscribe: (listener) => module.events.subscribe(listener) };
     const cancellation: CancellationPort = { cancel: () => module.cancel() };
     this.kernel = { eventMode, state, events, cancellation };
     const writer = new FrameWriter(
@@ -56,13 +57,16 @@ export class RpcApplication {
   }
 
   run(): Promise<number> {
-    const exit = this.server.start(this.wire());
-    this.module.afterReady();
+    let readyWritten!: () => void;
+    const afterReady = new Promise<void>((resolve) => (readyWritten = resolve)).then(() => this.module.afterReady());
+    const exit = this.server.start(this.wire(afterReady));
+    readyWritten();
     return exit;
   }
 
-  private async wire(): Promise<MethodRegistry> {
-    const [families, { MethodWiring }] = await Promise.all([this.loadFamilies(), import("./method-wiring.js")]);
+  /** Families, the DI wiring and the module's deferred startup (extensions) load side by side. */
+  private async wire(afterReady: Promise<void>): Promise<MethodRegistry> {
+    const [families, { MethodWiring }] = await Promise.all([this.loadFamilies(), import("./method-wiring.js"), afterReady]);
     return MethodWiring.wire(this.module, this.kernel, families);
   }
 }

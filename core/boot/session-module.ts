@@ -1,14 +1,27 @@
+import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { SessionPort } from "../ports/session.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
+import type { SessionEventListener } from "../session/session-types.js";
 
 /** Everything the RPC application needs from the domain below it, created once per process. */
 export interface SessionModule {
   readonly session: SessionPort;
   readonly models: ModelPort;
   readonly thinking: ThinkingPort;
-  /** Called once `ready` has been written: deferred startup work. */
-  afterReady(): void;
+  readonly commands: CommandPort;
+  /** What the connection forwards as `session_event` frames: the session's events and `extension_error`. */
+  readonly events: { subscribe(listener: SessionEventListener): () => void };
+  /**
+   * Called once `ready` has been written: deferred startup work (plugins, extensions). Requests are
+   * admitted once it resolves; a rejection is a startup failure (exit code 1).
+   */
+  afterReady(): Promise<void>;
+  /**
+   * Resolves a resumed session's model, or else the `defaultModel` of settings.json; for one-shot
+   * modes, which need a model before their first prompt. RPC clients select models themselves.
+   */
+  restoreModel(): Promise<void>;
   /** The client disconnected: discard queued input and interrupt active work, resolving once settled. */
   cancel(): Promise<void>;
   /** Releases files and providers; the CLI calls it after the connection has settled. */

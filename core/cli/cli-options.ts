@@ -2,22 +2,41 @@
 export class UsageError extends Error {}
 
 export interface ZiOptions {
-  mode: "rpc";
+  mode: "rpc" | "json";
+  /** `--mode json` only: the prompt (positional arguments joined by spaces). */
+  prompt: string | undefined;
+  /** `--model PROVIDER/ID`, `--mode json` only. */
+  model: { provider: string; id: string } | undefined;
   noSession: boolean;
   sessionFile: string | undefined;
   extensions: string[];
   fauxScript: string | undefined;
 }
 
-const USAGE = "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE]";
+const USAGE = [
+  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE]",
+  "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
+  "       zi schema",
+].join("\n");
 
 /** Parses argv strictly: unknown flags and positional arguments are refused. */
 export class CliOptions {
   static readonly usage = USAGE;
 
-  static parse(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" {
+  static parse(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
+    if (argv.length === 1 && argv[0] === "schema") return "schema";
     let mode: string | undefined;
-    const options: ZiOptions = { mode: "rpc", noSession: false, sessionFile: undefined, extensions: [], fauxScript: env.ZI_FAUX_SCRIPT || undefined };
+    const positional: string[] = [];
+    let model: string | undefined;
+    const options: ZiOptions = {
+      mode: "rpc",
+      prompt: undefined,
+      model: undefined,
+      noSession: false,
+      sessionFile: undefined,
+      extensions: [],
+      fauxScript: env.ZI_FAUX_SCRIPT || undefined,
+    };
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i];
       const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -47,14 +66,34 @@ export class CliOptions {
         case "--faux-script":
           options.fauxScript = value();
           break;
+        case "--model":
+          model = value();
+          break;
         default:
           if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-          throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
+          positional.push(arg);
       }
     }
     if (mode === undefined) throw new UsageError("--mode is required");
-    if (mode !== "rpc") throw new UsageError(`unsupported mode "${mode}"`);
+    if (mode !== "rpc" && mode !== "json") throw new UsageError(`unsupported mode "${mode}"`);
+    options.mode = mode;
+    if (mode === "rpc") {
+      if (positional.length > 0) {
+        throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
+      }
+      if (model !== undefined) throw new UsageError("--model is for --mode json; in rpc mode send model.select");
+    } else {
+      options.prompt = positional.join(" ");
+      if (options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
+      if (model !== undefined) options.model = CliOptions.parseModel(model);
+    }
     if (options.noSession && options.sessionFile) throw new UsageError("--no-session and --session cannot be combined");
     return options;
+  }
+
+  private static parseModel(value: string): { provider: string; id: string } {
+    const slash = value.indexOf("/");
+    if (slash <= 0 || slash === value.length - 1) throw new UsageError("--model takes PROVIDER/ID, e.g. faux/echo");
+    return { provider: value.slice(0, slash), id: value.slice(slash + 1) };
   }
 }

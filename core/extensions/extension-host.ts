@@ -1,0 +1,99 @@
+import type { AgentTool } from "../session/agent-tool.js";
+import { CommandCatalog } from "./command-catalog.js";
+import type { ExtensionCommand, ZiExtension } from "./extension-api.js";
+import { ExtensionActivation, type ExtensionRegistrar } from "./extension-activation.js";
+import type { ExtensionEventStream } from "./extension-event-stream.js";
+import type { ExtensionModuleLoader } from "./extension-module-loader.js";
+import type { ExtensionCandidate, ExtensionIdentity, ExtensionSession, ImportedExtension } from "./extension-types.js";
+import type { ZiPlugin } from "./zi-plugin.js";
+
+/** How long one extension's default export may take before Zi gives up on it and serves without it. */
+export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
+
+export interface ExtensionHostOptions {
+  session: ExtensionSession;
+  events: ExtensionEventStream;
+  loader: ExtensionModuleLoader;
+  cwd: string;
+  ziHome: string;
+  /** One line to stderr. */
+  log: (line: string) => void;
+  loadTimeoutMs?: number;
+}
+
+/**
+ * Owns every extension's registrations: the command catalog and the tool names. Plugins are activated
+ * first, then extension files in discovery order, one at a time, so a name conflict always fails the
+ * later extension. A broken extension is reported (one line on stderr and an `extension_error` event)
+ * and left out; Zi keeps starting.
+ */
+export class ExtensionHost implements ExtensionRegistrar {
+  readonly commands = new CommandCatalog();
+  readonly session: ExtensionSession;
+  readonly events: ExtensionEventStream;
+  readonly cwd: string;
+  readonly ziHome: string;
+  private readonly tools = new Map<string, ExtensionIdentity>();
+  private readonly loadTimeoutMs: number;
+
+  constructor(private readonly options: ExtensionHostOptions) {
+    this.session = options.session;
+    this.events = options.events;
+    this.cwd = options.cwd;
+    this.ziHome = options.ziHome;
+    this.loadTimeoutMs = options.loadTimeoutMs ?? EXTENSION_LOAD_TIMEOUT_MS;
+  }
+
+  /** Imports every candidate's module at once (nothing is activated yet). */
+  importAll(candidates: readonly ExtensionCandidate[]): Promise<ImportedExtension[]> {
+    return Promise.all(candidates.map((candidate) => this.options.loader.import(candidate)));
+  }
+
+  async activatePlugins(plugins: readonly ZiPlugin[]): Promise<void> {
+    for (const plugin of plugins) {
+      if (plugin.extension) await this.activate({ name: plugin.name, origin: "builtin" }, plugin.extension);
+    }
+  }
+
+  /** Resolves once every extension is admitted or reported, its `extension_error` handed to the listeners. */
+  async activateAll(imported: readonly ImportedExtension[]): Promise<void> {
+    for (const extension of imported) {
+      const identity = { name: extension.name, origin: extension.origin };
+      if ("problem" in extension) await this.report(identity, extension.problem);
+      else await this.activate(identity, extension.activate);
+    }
+  }
+
+  /** Resolves to true when the extension was admitted. */
+  async activate(identity: ExtensionIdentity, activate: ZiExtension): Promise<boolean> {
+    const failure = await new ExtensionActivation(identity, this).run(activate, this.loadTimeoutMs);
+    if (failure === undefined) return true;
+    await this.report(identity, failure);
+    return false;
+  }
+
+  commandOwner(name: string): ExtensionIdentity | undefined {
+    return this.commands.ownerOf(name);
+  }
+
+  toolOwner(name: string): ExtensionIdentity | undefined {
+    return this.tools.get(name);
+  }
+
+  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[]): void {
+    for (const [name, command] of commands) this.commands.add({ name, command, owner });
+    for (const tool of tools) {
+      this.tools.set(tool.name, owner);
+      this.session.registerTool(tool);
+    }
+  }
+
+  log(line: string): void {
+    this.options.log(line);
+  }
+
+  private report(identity: ExtensionIdentity, error: string): Promise<void> {
+    this.log(`zi: extension ${identity.name} was not loaded: ${error}`);
+    return this.events.emit({ type: "extension_error", extension: identity.name, error });
+  }
+}

@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import { CommandInvoker } from "./command-invoker.js";
+import { ExtensionDiscovery } from "./extension-discovery.js";
+import { ExtensionEventStream } from "./extension-event-stream.js";
+import { ExtensionHost } from "./extension-host.js";
+import { ExtensionModuleLoader } from "./extension-module-loader.js";
+import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";
+import type { ZiPlugin } from "./zi-plugin.js";
+
+/** The plugins compiled into this Zi (bin/zi.ts): a dynamic import, so `ready` does not wait for them. */
+export type PluginLoader = () => Promise<readonly ZiPlugin[]>;
+
+export interface ExtensionRuntimeOptions {
+  session: ExtensionSession & ExclusiveRunner;
+  cwd: string;
+  ziHome: string;
+  globalDir: string;
+  projectDir: string;
+  /** `--extension` paths, in command-line order. */
+  cliPaths: readonly string[];
+  loadPlugins: PluginLoader;
+  /** One line to stderr. */
+  log: (line: string) => void;
+}
+
+/**
+ * Everything extensions add to one session, assembled: the event stream the connection forwards (with
+ * `extension_error`), the command port, and `load`, which activates plugins and extension files.
+ */
+export class ExtensionRuntime {
+  readonly events: ExtensionEventStream;
+  readonly commands: CommandInvoker;
+  private readonly host: ExtensionHost;
+  private readonly discovery: ExtensionDiscovery;
+
+  constructor(private readonly options: ExtensionRuntimeOptions) {
+    const { session, cwd, ziHome, log } = options;
+    this.events = new ExtensionEventStream(session, log);
+    const loader = new ExtensionModuleLoader(join(ziHome, "cache", "jiti"));
+    this.host = new ExtensionHost({ session, events: this.events, loader, cwd, ziHome, log });
+    this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
+    this.discovery = new ExtensionDiscovery({ globalDir: options.globalDir, projectDir: options.projectDir, cliPaths: options.cliPaths, cwd });
+  }
+
+  /**
+   * Plugins first, then extension files in discovery order; the files' modules import meanwhile.
+   * Never rejects for a broken extension: each is reported and left out.
+   */
+  async load(): Promise<void> {
+    const imported = this.discovery.find().then((candidates) => this.host.importAll(candidates));
+    await this.host.activatePlugins(await this.options.loadPlugins());
+    await this.host.activateAll(await imported);
+  }
+}

@@ -1,0 +1,48 @@
+import type { ZiOptions } from "../cli/cli-options.js";
+import type { SessionModule } from "../boot/session-module.js";
+import type { OutputSink } from "../kernel/output-sink.js";
+import { JsonLineWriter } from "./json-line-writer.js";
+import { JsonModeRunner } from "./json-mode-runner.js";
+
+const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
+  ["SIGHUP", 129],
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]);
+
+/** One process of `zi --mode json PROMPT`: run the prompt, stream its events, report how it ended. */
+export class JsonMain {
+  constructor(
+    private readonly options: ZiOptions,
+    private readonly createModule: (options: ZiOptions) => Promise<SessionModule>,
+    private readonly output: OutputSink,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  async run(): Promise<number> {
+    let module: SessionModule;
+    try {
+      module = await this.createModule(this.options);
+    } catch (error) {
+      this.log(`zi: cannot start: ${(error as Error).message}`);
+      return 1;
+    }
+    const writer = new JsonLineWriter(this.output);
+    const stop = new AbortController();
+    let signalCode: number | undefined;
+    for (const [signal, code] of SIGNAL_EXIT_CODES) {
+      process.once(signal, () => {
+        signalCode ??= code;
+        stop.abort();
+      });
+    }
+    const code = await new JsonModeRunner(module, { writeLine: (line) => writer.writeLine(line), log: this.log }).run(
+      this.options.prompt ?? "",
+      this.options.model,
+      stop.signal,
+    );
+    await writer.drained();
+    await module.dispose().catch((error) => this.log(`zi: dispose failed: ${(error as Error).message}`));
+    return signalCode ?? code;
+  }
+}

@@ -1,0 +1,112 @@
+// Decorated method classes need the Reflect polyfill before they load (tsyringe checks at import time).
+import "reflect-metadata";
+import type { MethodFamily } from "../kernel/method-family.js";
+import type { RpcErrorCode } from "../kernel/rpc-error.js";
+import { RPC_LIMITS } from "../kernel/rpc-limits.js";
+import { getRpcMethodMetadata } from "../kernel/rpc-method.decorator.js";
+import { BUILTIN_FAMILIES } from "../../methods/builtin-families.js";
+import { DtoSchemaBuilder } from "./dto-schema-builder.js";
+import { FRAME_SCHEMAS, LIMITS_SCHEMA } from "./frame-schemas.js";
+import type { JsonSchema, SchemaProblem } from "./json-schema-types.js";
+import { METHOD_CONTRACTS, RESULT_DEFS } from "./result-schemas.js";
+import { SchemaChecker } from "./schema-checker.js";
+
+export interface MethodDescription {
+  name: string;
+  summary: string | null;
+  /** Derived from the method's class-validator DTO. */
+  params: JsonSchema;
+  /** Hand-written (core/schema/result-schemas.ts); `{}` for a method that has none there. */
+  result: JsonSchema;
+  /** A waiting method lets later requests be admitted meanwhile; its response may overtake theirs. */
+  waits: boolean;
+  /** `interrupt`: may use the reserved slot when the ordinary slots are full. */
+  slot: "ordinary" | "interrupt";
+  /** Every code an answer to this method may carry (protocol_error and response codes). */
+  errors: RpcErrorCode[];
+}
+
+export interface ProtocolDescription {
+  $schema: string;
+  title: string;
+  protocolVersion: 1;
+  conventions: Record<string, string>;
+  limits: Record<string, number>;
+  errorCodes: { code: RpcErrorCode; frame: "response" | "protocol_error"; applied?: "no" | "unknown"; fatal?: boolean }[];
+  methods: MethodDescription[];
+  frames: Record<string, JsonSchema>;
+  $defs: Record<string, JsonSchema>;
+}
+
+const ALWAYS: RpcErrorCode[] = ["invalid_request", "capacity", "operation_failed"];
+const CODE_ORDER: RpcErrorCode[] = ["invalid_request", "capacity", "not_found", "operation_failed"];
+
+/**
+ * The machine-readable protocol: every registered method with params derived from its DTO, its result
+ * and error codes, the limits, and the frame envelopes. `zi schema` prints `generate()` as JSON;
+ * test/schema/ sends boundary samples to the built zi so the description cannot drift from the code.
+ */
+export class ProtocolSchema {
+  static generate(families: readonly MethodFamily[] = BUILTIN_FAMILIES): ProtocolDescription {
+    const methods: MethodDescription[] = [];
+    for (const family of ProtocolSchema.compose(families)) {
+      for (const handler of family.methods) {
+        const metadata = getRpcMethodMetadata(handler);
+        if (!metadata) throw new Error(`${handler.name} in family "${family.family}" has no @RpcMethod decorator`);
+        const contract = METHOD_CONTRACTS.get(metadata.name);
+        const codes = new Set<RpcErrorCode>([...ALWAYS, ...(contract?.errors ?? [])]);
+        methods.push({
+          name: metadata.name,
+          summary: contract?.summary ?? null,
+          params: DtoSchemaBuilder.build(metadata.params),
+          result: contract?.result ?? {},
+          waits: metadata.waits,
+          slot: metadata.slot,
+          errors: CODE_ORDER.filter((code) => codes.has(code)),
+        });
+      }
+    }
+    return {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Zi RPC protocol",
+      protocolVersion: 1,
+      conventions: {
+        strings: "minLength/maxLength count code points as validator.js isLength does; x-maxBytes is the UTF-8 byte bound (Buffer.byteLength) and is authoritative.",
+        params: "additionalProperties is false everywhere; an optional field is omitted, never null. Omitted params mean {}.",
+        errors: "invalid_request arrives as a protocol_error with details [{ field: 'params.<name>', problem }]; the other codes as a response with ok: false.",
+        events: "session_event.event.type is open; `examples` lists the types Zi emits today.",
+      },
+      limits: { ...RPC_LIMITS },
+      errorCodes: [
+        { code: "parse_error", frame: "protocol_error", fatal: false },
+        { code: "invalid_request", frame: "protocol_error", fatal: false },
+        { code: "unsupported_version", frame: "protocol_error", fatal: false },
+        { code: "unknown_method", frame: "protocol_error", fatal: false },
+        { code: "invalid_framing", frame: "protocol_error", fatal: true },
+        { code: "capacity", frame: "response", applied: "no" },
+        { code: "not_found", frame: "response", applied: "no" },
+        { code: "operation_failed", frame: "response", applied: "unknown" },
+      ],
+      methods,
+      frames: FRAME_SCHEMAS,
+      $defs: { ...RESULT_DEFS, Limits: LIMITS_SCHEMA },
+    };
+  }
+
+  /**
+   * Checks `params` against a method's generated schema, as the server would: returns the problems with
+   * fields named like the server's `details` (`params.<name>`); an empty list means valid.
+   */
+  static checkParams(description: ProtocolDescription, method: string, params: unknown): SchemaProblem[] {
+    const found = description.methods.find((candidate) => candidate.name === method);
+    if (!found) throw new Error(`no method ${method} in the description`);
+    return new SchemaChecker(description as JsonSchema).check(found.params, params ?? {}, "params");
+  }
+
+  /** Same registry rule as MethodRegistry: a later family with `replaces: true` takes the earlier's place. */
+  private static compose(families: readonly MethodFamily[]): MethodFamily[] {
+    const byName = new Map<string, MethodFamily>();
+    for (const family of families) byName.set(family.family, family);
+    return [...byName.values()];
+  }
+}

@@ -1,0 +1,9 @@
+import type { MethodFamily } from "../../core/kernel/method-family.js";
+import { InvokeCommandMethod } from "./invoke-command.method.js";
+import { ListCommandsMethod } from "./list-commands.method.js";
+
+/** `command.*`: extension commands, reached only through the COMMANDS port. */
+export const commandFamily: MethodFamily = {
+  family: "command",
+  methods: [ListCommandsMethod, InvokeCommandMethod],
+};

@@ -1,0 +1,13 @@
+import { inject } from "tsyringe";
+import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
+import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
+import { WORK_PLAN, type WorkPlanPort } from "./work-plan.port.js";
+
+@RpcMethod("plan.get")
+export class GetPlanMethod implements RpcHandler {
+  constructor(@inject(WORK_PLAN) private readonly plans: WorkPlanPort) {}
+
+  handle() {
+    return { workPlan: this.plans.get() };
+  }
+}

@@ -1,0 +1,10 @@
+import type { WorkPlan, WorkPlanStep } from "../../core/session/session-types.js";
+
+/** Injection token of the `plan.*` family's one dependency, bound by the family's own `register`. */
+export const WORK_PLAN = Symbol.for("zi.plugin.work-plan");
+
+export interface WorkPlanPort {
+  get(): WorkPlan;
+  /** Replaces the whole plan; throws RpcError `operation_failed` for an invalid step. */
+  replace(steps: WorkPlanStep[]): WorkPlan;
+}

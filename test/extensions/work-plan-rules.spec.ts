@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SessionJournal } from "../../core/journal/session-journal.js";
+import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
+import { ExtensionEventStream } from "../../core/extensions/extension-event-stream.js";
+import { ExtensionHost } from "../../core/extensions/extension-host.js";
+import { ExtensionModuleLoader } from "../../core/extensions/extension-module-loader.js";
+import { SessionHarness } from "../session/support/session-harness.js";
+
+const harnesses: SessionHarness[] = [];
+afterEach(() => {
+  for (const harness of harnesses.splice(0)) harness.dispose();
+});
+
+/** The extension API over a real AgentSession on `journal`: the rules docs/work-plans.md states. */
+async function apiOver(journal: SessionJournal): Promise<{ api: ZiExtensionApi; harness: SessionHarness }> {
+  const harness = await SessionHarness.create({ model: null, journal });
+  harnesses.push(harness);
+  const events = new ExtensionEventStream(harness.session, () => {});
+  const host = new ExtensionHost({ session: harness.session, events, loader: new ExtensionModuleLoader(false), cwd: "/tmp", ziHome: "/tmp", log: () => {} });
+  let api!: ZiExtensionApi;
+  await host.activate({ name: "planner", origin: "builtin" }, (zi) => void (api = zi));
+  return { api, harness };
+}
+
+describe("work plan rules (docs/work-plans.md)", () => {
+  it("replaces whole, +1 per replacement even when identical or empty, keeps only known fields, rejects invalid plans atomically", async () => {
+    const { api, harness } = await apiOver(SessionJournal.inMemory("plans", "/tmp"));
+    const step = { title: "write", status: "in_progress" as const };
+    expect(api.replaceWorkPlan([step]).revision).toBe(1);
+    expect(api.replaceWorkPlan([step]).revision).toBe(2);
+    expect(api.replaceWorkPlan([{ ...step, id: "w", owner: "me" } as never])).toEqual({ revision: 3, steps: [{ id: "w", title: "write", status: "in_progress" }] });
+    expect(() => api.replaceWorkPlan([step, { title: "", status: "pending" }])).toThrow("step 1 needs a non-empty title");
+    expect(api.getState().workPlan.revision).toBe(3);
+    expect(api.replaceWorkPlan([])).toEqual({ revision: 4, steps: [] });
+    expect(harness.ofType("work_plan_changed").map((e) => (e.workPlan as { revision: number }).revision)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("restores the latest plan when the journal is reopened, and continues its revision", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zi-plan-journal-"));
+    const journal = SessionJournal.create(dir, "plan-resume", "/tmp", { fsync: false });
+    const first = await apiOver(journal);
+    first.api.replaceWorkPlan([{ title: "a", status: "completed" }]);
+    const latest = first.api.replaceWorkPlan([{ title: "a", status: "completed" }, { title: "b", status: "pending" }]);
+    journal.close();
+
+    const reopened = await apiOver(SessionJournal.open(journal.file!, { fsync: false }));
+    expect(reopened.api.getState().workPlan).toEqual(latest);
+    expect(reopened.harness.ofType("work_plan_changed")).toEqual([]);
+    expect(reopened.api.replaceWorkPlan([{ title: "b", status: "completed" }]).revision).toBe(3);
+  });
+});
