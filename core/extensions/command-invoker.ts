@@ -1,3 +1,4 @@
+import { AbortRace } from "../session/abort-race.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { CommandDescriptor, CommandFeedback, CommandPort } from "../ports/commands.port.js";
 import { clipUtf8 } from "../session/utf8-clip.js";
@@ -37,31 +38,15 @@ export class CommandInvoker implements CommandPort {
     return CommandInvoker.feedback(entry.name, result);
   }
 
-  private run(entry: RegisteredCommand, args: string, signal: AbortSignal): Promise<CommandResult | void> {
-    const interrupted = (): RpcError => failed(`command "${entry.name}" was interrupted`);
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const onAbort = (): void => finish(() => reject(interrupted()));
-      const finish = (settle: () => void): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        settle();
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      const context: CommandContext = { signal, cwd: this.cwd, getState: () => this.session.getState() };
-      Promise.resolve()
-        .then(() => entry.command.handler(args, context))
-        .then(
-          (result) => finish(() => (signal.aborted ? reject(interrupted()) : resolve(result))),
-          (error: unknown) => {
-            if (signal.aborted) return finish(() => reject(interrupted()));
-            const stack = (error as { stack?: unknown } | null)?.stack;
-            this.log(`zi: command "${entry.name}" (${entry.owner.name}) failed: ${typeof stack === "string" ? stack : oneLine(error)}`);
-            finish(() => reject(failed(`command "${entry.name}" failed: ${clipUtf8(oneLine(error), ERROR_MESSAGE_MAX_BYTES).text}`)));
-          },
-        );
-    });
+  private async run(entry: RegisteredCommand, args: string, signal: AbortSignal): Promise<CommandResult | void> {
+    const context: CommandContext = { signal, cwd: this.cwd, getState: () => this.session.getState() };
+    const outcome = await new AbortRace(signal).run(() => entry.command.handler(args, context));
+    if (outcome.type === "aborted") throw failed(`command "${entry.name}" was interrupted`);
+    if (outcome.type === "done") return outcome.value;
+    const { error } = outcome;
+    const stack = (error as { stack?: unknown } | null)?.stack;
+    this.log(`zi: command "${entry.name}" (${entry.owner.name}) failed: ${typeof stack === "string" ? stack : oneLine(error)}`);
+    throw failed(`command "${entry.name}" failed: ${clipUtf8(oneLine(error), ERROR_MESSAGE_MAX_BYTES).text}`);
   }
 
   private static feedback(name: string, result: CommandResult | void): CommandFeedback {

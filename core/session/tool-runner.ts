@@ -1,3 +1,4 @@
+import { AbortRace } from "./abort-race.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
 import type { AgentTool, AgentToolResult } from "./agent-tool.js";
@@ -68,32 +69,19 @@ export class ToolRunner {
   }
 
   /** Settles when the tool does or when the run is interrupted, whichever comes first. */
-  private execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolResult> {
-    return new Promise<AgentToolResult>((resolve, reject) => {
-      let settled = false;
-      const onAbort = (): void => finish(() => reject(new Error("interrupted")));
-      const finish = (settle: () => void): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        settle();
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      const context = {
-        signal,
-        cwd: this.cwd,
-        onUpdate: (partialResult: AgentToolResult): void => {
-          // An update after the result would arrive behind tool_execution_end: drop it.
-          if (settled) return;
-          void this.store.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult });
-        },
-      };
-      Promise.resolve()
-        .then(() => tool.execute(args, context))
-        .then(
-          (result) => finish(() => resolve(result)),
-          (error: unknown) => finish(() => reject(error)),
-        );
-    });
+  private async execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolResult> {
+    const race = new AbortRace(signal);
+    const context = {
+      signal,
+      cwd: this.cwd,
+      onUpdate: (partialResult: AgentToolResult): void => {
+        // An update after the result would arrive behind tool_execution_end: drop it.
+        if (race.settled) return;
+        void this.store.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult });
+      },
+    };
+    const outcome = await race.run(() => tool.execute(args, context));
+    if (outcome.type === "done") return outcome.value;
+    throw outcome.type === "aborted" ? new Error("interrupted") : outcome.error;
   }
 }

@@ -1,3 +1,4 @@
+import "reflect-metadata";
 import { describe, expect, it } from "@jest/globals";
 import { ProtocolSchema } from "../../core/schema/protocol-schema.js";
 import { IsEmail, IsInt, IsOptional, IsString, Matches } from "class-validator";

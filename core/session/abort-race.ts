@@ -1,0 +1,37 @@
+export type RaceOutcome<T> = { type: "done"; value: T } | { type: "failed"; error: unknown } | { type: "aborted" };
+
+/**
+ * Runs work that was handed an abort signal, and stops waiting for it the moment the signal fires:
+ * a tool or command that ignores its signal is abandoned (its late result is dropped), so an
+ * interrupt never hangs on third-party code.
+ */
+export class AbortRace {
+  private done = false;
+
+  constructor(private readonly signal: AbortSignal) {}
+
+  /** True once the outcome is decided; later updates from the work should be dropped. */
+  get settled(): boolean {
+    return this.done;
+  }
+
+  run<T>(work: () => T | Promise<T>): Promise<RaceOutcome<T>> {
+    return new Promise((resolve) => {
+      const finish = (outcome: RaceOutcome<T>): void => {
+        if (this.done) return;
+        this.done = true;
+        this.signal.removeEventListener("abort", onAbort);
+        resolve(outcome);
+      };
+      const onAbort = (): void => finish({ type: "aborted" });
+      if (this.signal.aborted) return finish({ type: "aborted" });
+      this.signal.addEventListener("abort", onAbort, { once: true });
+      Promise.resolve()
+        .then(work)
+        .then(
+          (value) => finish({ type: "done", value }),
+          (error: unknown) => finish({ type: "failed", error }),
+        );
+    });
+  }
+}
