@@ -1,12 +1,9 @@
+import type { PublicModel } from "../session/session-types.js";
+
 /** Shapes of the user-editable model files (`ZI_HOME/models.json`, the faux script), after validation. */
 
-export interface UserModelConfig {
-  id: string;
-  name: string;
-  reasoning: boolean;
-  input: ("text" | "image")[];
-  contextWindow: number;
-  maxTokens: number;
+/** A model of a models.json provider: the public descriptor without the provider, plus its prices. */
+export interface UserModelConfig extends Omit<PublicModel, "provider"> {
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
 }
 

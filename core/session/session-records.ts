@@ -16,14 +16,8 @@ export interface CustomMessageInput {
   details?: unknown;
 }
 
-export interface OutcomeInput {
-  operationId: string;
-  capability: string;
-  operation: string;
-  result: string;
-  durationMs: number;
-  evidence?: unknown;
-}
+/** An outcome as a producer records it: the journal adds `id`, `parentId` and `timestamp`. */
+export type OutcomeInput = Omit<OperationOutcome, "id" | "parentId" | "timestamp">;
 
 const STEP_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "cancelled"]);
 
