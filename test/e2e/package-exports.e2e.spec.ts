@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 
 /** What `package.json` promises to dependants, checked against the build. */
 describe("package exports", () => {
-  it("zi/client loads the typed client without loading the server", () => {
+  it("zi/client loads the typed client, with its declarations", () => {
     const script = `const m = await import("zi/client"); console.log(JSON.stringify({ client: typeof m.ZiClient, error: typeof m.ZiRpcError }));`;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
     expect(run.status).toBe(0);
