@@ -14,6 +14,12 @@ setFlagsFromString("--optimize-for-size");
 
 const log = (message: string) => void process.stderr.write(`${message}\n`);
 
+// A promise some extension or dependency forgot to handle must not take the session down with it
+// (Node's default would exit): it is reported on stderr and the session goes on.
+process.on("unhandledRejection", (reason) => {
+  log(`zi: unhandled promise rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+});
+
 let parsed: ReturnType<typeof CliOptions.parse>;
 try {
   parsed = CliOptions.parse(process.argv.slice(2), process.env);

@@ -135,4 +135,14 @@ describe("zi --mode rpc as a black box: process and framing", () => {
     expect(zi.stderr).toContain("stray-log");
     expect(zi.stderr).toContain("stray-write");
   });
+
+  it("reports an unhandled promise rejection on stderr and keeps serving", async () => {
+    const preload = "data:text/javascript,setTimeout(()=>{Promise.reject(new%20Error('forgotten-rejection'))},300)";
+    const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${preload}` } });
+    await zi.call("s", "session.get_state");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await zi.call("t", "session.get_state")).ok).toBe(true);
+    expect((await zi.close()).code).toBe(0);
+    expect(zi.stderr).toContain("forgotten-rejection");
+  });
 });
