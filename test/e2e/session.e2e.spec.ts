@@ -124,6 +124,23 @@ describe("zi --mode rpc as a black box: deliveries, thinking and paging", () => 
   });
 });
 
+describe("zi --mode rpc as a black box: page byte bound", () => {
+  it("ends a message page early rather than pass 8 MiB of encoded messages", async () => {
+    const zi = new ZiProcess();
+    await zi.call("m", "model.select", { provider: "faux", id: "echo" });
+    const text = "x".repeat(5 * 1024 * 1024);
+    await zi.call("p", "session.prompt", { delivery: "direct", text });
+    await zi.call("w", "session.await_idle", {}, 60000);
+    const first = (await zi.call("g1", "session.get_messages", {}, 60000)).result;
+    expect(first).toMatchObject({ start: 0, total: 2, nextStart: 1 });
+    expect(first.messages.map((m: any) => m.role)).toEqual(["user"]);
+    const second = (await zi.call("g2", "session.get_messages", { start: 1 }, 60000)).result;
+    expect(second).toMatchObject({ start: 1, total: 2, nextStart: null });
+    expect(second.messages[0].content[0].text).toBe(`Echo: ${text}`);
+    await zi.close();
+  }, 90000);
+});
+
 describe("zi --mode rpc as a black box: the journal on disk", () => {
   it("survives SIGKILL mid-run and resumes with --session FILE", async () => {
     const home = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "zi-e2e-journal-"));
