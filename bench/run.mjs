@@ -33,6 +33,7 @@ const FULL = {
   flood: { sizes: [10_000, 100_000], reps: 5, warmup: 2000 },
   big: { reps: 7 },
   stream: { reps: 5, prompts: 8, textBytes: 24 * 1024 },
+  deltas: { reps: 3, prompts: 2, textBytes: 128 * 1024, oneTokenDeltas: true },
   journal: { messages: undefined },
 };
 const QUICK = {
@@ -41,6 +42,7 @@ const QUICK = {
   flood: { sizes: [2000, 20_000], reps: 2, warmup: 500 },
   big: { reps: 2 },
   stream: { reps: 1, prompts: 2, textBytes: 64 * 1024 },
+  deltas: { reps: 1, prompts: 1, textBytes: 32 * 1024, oneTokenDeltas: true },
   journal: { messages: 10_000 },
 };
 
@@ -75,7 +77,10 @@ const sections = {
   roundtrip: () => measureRoundTrips(children, report, config.roundtrip),
   flood: () => measureFlood(children, report, config.flood),
   big: () => measureBigRecord(children, report, config.big),
-  stream: () => measureStreaming(children, report, config.stream),
+  stream: async () => {
+    await measureStreaming(children, report, config.stream);
+    await measureStreaming(children, report, config.deltas);
+  },
   journal: () => measureJournal(report, config.journal),
 };
 const meta = {

@@ -29,12 +29,13 @@ export class BenchChildren {
   }
 
   /** Zi, spawned but not yet ready: await `child.started`. */
-  spawnZi(label = "zi") {
+  spawnZi(label = "zi", extraEnv = {}) {
     const home = join(this.root, `zi-home-${++this.#count}`);
     mkdirSync(home);
     const env = { ...process.env, ZI_HOME: home };
     // A developer's own settings must not change what is measured.
     delete env.ZI_FAUX_SCRIPT;
+    Object.assign(env, extraEnv);
     return this.#spawn(label, this.ziScript, this.ziArgs, env);
   }
 

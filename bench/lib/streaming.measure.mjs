@@ -2,6 +2,7 @@
 // are recorded, then replay-child.mjs writes the very same bytes at the same points with no session in
 // between; both are read and timed the same way. Also: bytes of message_update frames per streamed
 // token against the bytes of the deltas themselves (linear streaming means a ratio near 1).
+import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { FrameType, preview } from "./frame-reader.mjs";
 import { StreamRecorder } from "./stream-recorder.mjs";
@@ -27,21 +28,35 @@ export function promptText(bytes, seed) {
 
 const request = (id, method, params) => `${JSON.stringify({ version: 1, id, method, params })}\n`;
 
-/** The conversation: select the model, one small warm-up prompt, then the measured prompts. */
-function conversation(prompts, textBytes) {
-  const steps = [{ name: "select", lines: [request("select", "model.select", { provider: "faux", id: "echo" })], finalId: "select" }];
-  const prompt = (name, text) => ({
+/**
+ * The conversation: select the model, one small warm-up prompt, then the measured prompts. With
+ * `replies` (the faux/scripted scenario) each measured prompt is short and its reply is the scripted
+ * text; otherwise faux/echo answers with the prompt's own text. `text` is what the reply must end with.
+ */
+function conversation(prompts, textBytes, replies) {
+  const model = replies ? "scripted" : "echo";
+  const steps = [{ name: "select", lines: [request("select", "model.select", { provider: "faux", id: model })], finalId: "select" }];
+  const prompt = (name, sent, text) => ({
     name,
     text,
     lines: [
-      request(`${name}-prompt`, "session.prompt", { delivery: "direct", text, completionId: name }),
+      request(`${name}-prompt`, "session.prompt", { delivery: "direct", text: sent, completionId: name }),
       request(`${name}-idle`, "session.await_idle", { completionId: name }),
     ],
     finalId: `${name}-idle`,
   });
-  steps.push(prompt("warmup", promptText(4096, 99)));
-  for (let i = 0; i < prompts; i++) steps.push({ ...prompt(`p${i}`, promptText(textBytes, i)), measured: true });
+  const warmup = replies ? replies[0] : promptText(4096, 99);
+  steps.push(prompt("warmup", replies ? "warm up" : warmup, warmup));
+  for (let i = 0; i < prompts; i++) {
+    const text = replies ? replies[i + 1] : promptText(textBytes, i);
+    steps.push({ ...prompt(`p${i}`, replies ? `go ${i}` : text, text), measured: true });
+  }
   return steps;
+}
+
+/** The faux script of the one-token-delta scenario: the warm-up reply, then one reply per prompt. */
+function scriptedReplies(prompts, textBytes) {
+  return [promptText(4096, 99), ...Array.from({ length: prompts }, (_, i) => promptText(textBytes, i))];
 }
 
 /** Sends one step's lines and reads until the answer to its last request; answers are parsed, events only counted. */
@@ -117,21 +132,32 @@ function streamCost(recorder, steps) {
   return cost;
 }
 
-export async function measureStreaming(children, report, { reps, prompts, textBytes }) {
+/**
+ * `oneTokenDeltas`: faux/scripted streams each reply in one-token (4-character) deltas, unpaced, so the
+ * figure is the session's cost per event rather than per prompt.
+ */
+export async function measureStreaming(children, report, { reps, prompts, textBytes, oneTokenDeltas = false }) {
   const samples = { zi: [], baseline: [] };
-  const details = { prompts, textBytes, ziMsPerRep: [], replayMsPerRep: [], eventsPerRep: [], framesPerRep: [], bytesPerRep: [] };
+  const details = { prompts, textBytes, oneTokenDeltas, ziMsPerRep: [], replayMsPerRep: [], eventsPerRep: [], framesPerRep: [], bytesPerRep: [] };
+  const replies = oneTokenDeltas ? scriptedReplies(prompts, textBytes) : undefined;
+  let script;
+  if (replies) {
+    script = children.file("one-token-deltas.json");
+    writeFileSync(script, JSON.stringify({ responses: replies.map((text) => ({ text, tokensPerSecond: 1e9 })) }));
+  }
+  const scenario = oneTokenDeltas ? `${prompts} x ${textBytes / 1024} KiB in one-token deltas` : `${prompts} x ${textBytes / 1024} KiB echo`;
   let cost;
   for (let rep = 0; rep < reps; rep++) {
-    const steps = conversation(prompts, textBytes);
+    const steps = conversation(prompts, textBytes, replies);
     const recorder = new StreamRecorder();
-    const zi = children.spawnZi("zi (streaming)");
+    const zi = children.spawnZi("zi (streaming)", script ? { ZI_FAUX_SCRIPT: script } : {});
     zi.tap = recorder.tap;
     await BenchChildren.started(zi);
     const ziRun = await converse(zi, steps, recorder);
     recorder.closing();
     const ziClosed = await zi.close();
     if (ziRun.skipped) {
-      report.skip("streaming (faux/echo)", `session not ready (${ziRun.skipped})`);
+      report.skip(`streaming (${scenario})`, `session not ready (${ziRun.skipped})`);
       return;
     }
     if (ziRun.events === 0) throw new Error("zi: the measured prompts produced no session events");
@@ -140,7 +166,7 @@ export async function measureStreaming(children, report, { reps, prompts, textBy
     const file = children.file(`recording-${rep}.json`);
     recorder.save(file);
     const replay = await BenchChildren.started(children.spawnReplay("replay (streaming)", file));
-    const replayRun = await converse(replay, conversation(prompts, textBytes));
+    const replayRun = await converse(replay, conversation(prompts, textBytes, replies));
     const replayClosed = await replay.close();
     if (replayRun.skipped || replayClosed.frames !== ziClosed.frames || replayRun.events !== ziRun.events) {
       throw new Error(`replay diverged from the recording: ${JSON.stringify({ ziClosed, replayClosed, skipped: replayRun.skipped })}`);
@@ -154,7 +180,7 @@ export async function measureStreaming(children, report, { reps, prompts, textBy
     details.bytesPerRep.push(ziRun.bytes);
   }
   report.ratio({
-    name: `streaming: session events/s (${prompts} x ${textBytes / 1024} KiB echo)`,
+    name: `streaming: session events/s (${scenario})`,
     unit: "/s",
     zi: median(samples.zi),
     baseline: median(samples.baseline),
@@ -163,6 +189,7 @@ export async function measureStreaming(children, report, { reps, prompts, textBy
     samples,
     details,
   });
+  if (oneTokenDeltas) return;
   report.ratio({
     name: "streaming: message_update bytes per token",
     unit: "B",
