@@ -41,10 +41,6 @@ export class FrameWriter {
     private readonly onBroken: (error: Error) => void = () => {},
   ) {}
 
-  get lastSequence(): number {
-    return this.sequence;
-  }
-
   /** True while output is at its bound: the reader stops reading until there is room again. */
   get full(): boolean {
     return (

@@ -60,10 +60,6 @@ export class RpcConnection {
     this.registry = registry;
   }
 
-  get unsettled(): number {
-    return this.inFlight.size;
-  }
-
   /** Admits one record. A returned promise means: admit nothing else until it resolves. */
   handleRecord(line: string): void | Promise<void> {
     if (!this.admitting || line.length === 0) return;
