@@ -18,7 +18,8 @@ export interface FrameWriterBounds {
 
 /**
  * The one ordered output lane. It stamps `version` and a gapless `sequence` on every frame at the moment
- * the frame enters the lane, joins the frames of one event-loop turn into one write, and never lets
+ * the frame enters the lane, joins the frames of one event-loop turn (or of one input chunk, on
+ * `flushNow`) into writes of about 64 KiB, and never lets
  * pending output (joined but unwritten, plus written but not yet drained) exceed its bounds: a frame
  * that does not fit waits, in FIFO order, and its producer waits with it. Nothing is ever dropped while
  * the sink is writable.
