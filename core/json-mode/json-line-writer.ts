@@ -9,6 +9,7 @@ const HIGH_WATER_BYTES = 1024 * 1024;
 export class JsonLineWriter {
   private pending = 0;
   private waiters: (() => void)[] = [];
+  private idle: (() => void)[] = [];
   private broken = false;
 
   constructor(private readonly sink: OutputSink) {}
@@ -21,6 +22,7 @@ export class JsonLineWriter {
       this.pending -= bytes;
       if (error) this.broken = true;
       if (this.pending < HIGH_WATER_BYTES || this.broken) for (const wake of this.waiters.splice(0)) wake();
+      if (this.pending === 0 || this.broken) for (const wake of this.idle.splice(0)) wake();
     });
     if (this.pending < HIGH_WATER_BYTES) return;
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -29,9 +31,6 @@ export class JsonLineWriter {
   /** Resolves once every line has left the process (or the reader went away). */
   drained(): Promise<void> {
     if (this.pending === 0 || this.broken) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => (this.pending === 0 || this.broken ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 }

@@ -6,20 +6,14 @@ import { drain, TempZiHome, textOf, userContext } from "./temp-zi-home.js";
 
 describe("faux models", () => {
   let home: TempZiHome;
-  const registries: ModelRegistry[] = [];
   beforeEach(() => {
     home = new TempZiHome();
   });
-  afterEach(() => {
-    for (const registry of registries.splice(0)) registry.dispose();
-    home.cleanup();
-  });
+  afterEach(() => home.cleanup());
 
   const registry = (script?: unknown) => {
     const fauxScriptFile = script === undefined ? undefined : home.write(join(home.root, "script.json"), script);
-    const created = new ModelRegistry({ paths: home.paths, env: home.env, fauxScriptFile, warn: home.warn });
-    registries.push(created);
-    return created;
+    return home.registry({ fauxScriptFile });
   };
   const options = (overrides: { signal?: AbortSignal; thinkingLevel?: ThinkingLevel } = {}) => ({
     signal: overrides.signal ?? new AbortController().signal,

@@ -11,19 +11,11 @@ const PUBLIC_KEYS = ["contextWindow", "id", "input", "maxTokens", "name", "provi
 
 describe("ModelRegistry", () => {
   let home: TempZiHome;
-  const registries: ModelRegistry[] = [];
   beforeEach(() => {
     home = new TempZiHome();
   });
-  afterEach(() => {
-    for (const registry of registries.splice(0)) registry.dispose();
-    home.cleanup();
-  });
-  const registry = () => {
-    const created = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn });
-    registries.push(created);
-    return created;
-  };
+  afterEach(() => home.cleanup());
+  const registry = () => home.registry();
 
   it("lists the pi-ai catalogue with only public fields plus configured", async () => {
     const models = await registry().list();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
 import { ZiPaths } from "../../core/config/zi-paths.js";
+import { ModelRegistry } from "../../core/models/model-registry.js";
 
 /** A fresh ZI_HOME and project directory per test, plus a warning sink instead of stderr. */
 export class TempZiHome {
@@ -21,7 +22,17 @@ export class TempZiHome {
     return file;
   }
 
+  private readonly registries: ModelRegistry[] = [];
+
+  /** A registry over this home, disposed (its faux providers unregistered) by `cleanup`. */
+  registry(options: { fauxScriptFile?: string } = {}): ModelRegistry {
+    const created = new ModelRegistry({ paths: this.paths, env: this.env, warn: this.warn, ...options });
+    this.registries.push(created);
+    return created;
+  }
+
   cleanup(): void {
+    for (const registry of this.registries.splice(0)) registry.dispose();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import type { AgentSessionEvent, SessionState } from "../../core/session/session
 import { Deferred, HeldReply } from "./support/deferred.js";
 import { SessionHarness, textOf } from "./support/session-harness.js";
 import { reduceState } from "./support/state-reducer.js";
+import { SPEC_READY_STATE } from "../support/spec-ready-state.js";
 
 describe("state and event consistency", () => {
   let harness: SessionHarness;
@@ -130,20 +131,6 @@ describe("state and event consistency", () => {
 
   it("the initial state is the spec's ready example", async () => {
     harness = await SessionHarness.create({ model: null });
-    expect(harness.session.getState()).toEqual({
-      sessionId: "session-test",
-      activity: { type: "idle" },
-      model: { type: "unselected" },
-      thinkingLevel: "off",
-      supportedThinkingLevels: ["off"],
-      steeringMode: "one-at-a-time",
-      followUpMode: "one-at-a-time",
-      queuedInputs: { steering: [], followUp: [] },
-      workPlan: { revision: 0, steps: [] },
-      messageCount: 0,
-      compaction: { type: "idle" },
-      retry: { type: "idle" },
-      contextUsage: { type: "unavailable", reason: "no_model" },
-    });
+    expect(harness.session.getState()).toEqual({ sessionId: "session-test", ...SPEC_READY_STATE });
   });
 });

@@ -1,0 +1,18 @@
+/**
+ * The `state` of the spec's `ready` example (rpc-protocol.md), less the `sessionId`: what a new session
+ * without a model must report, through the session and through the wire alike.
+ */
+export const SPEC_READY_STATE = {
+  activity: { type: "idle" },
+  model: { type: "unselected" },
+  thinkingLevel: "off",
+  supportedThinkingLevels: ["off"],
+  steeringMode: "one-at-a-time",
+  followUpMode: "one-at-a-time",
+  queuedInputs: { steering: [], followUp: [] },
+  workPlan: { revision: 0, steps: [] },
+  messageCount: 0,
+  compaction: { type: "idle" },
+  retry: { type: "idle" },
+  contextUsage: { type: "unavailable", reason: "no_model" },
+} as const;
