@@ -2,7 +2,6 @@ import { formatWithOptions } from "node:util";
 import type { AgentTool } from "../session/agent-tool.js";
 import type { AgentSessionEvent } from "../session/session-types.js";
 import type { ExtensionCommand, ExtensionEventListener, ZiExtension, ZiExtensionApi } from "./extension-api.js";
-import type { ExtensionEventStream } from "./extension-event-stream.js";
 import { oneLine } from "./one-line.js";
 import type { ExtensionIdentity, ExtensionSession } from "./extension-types.js";
 
@@ -12,7 +11,6 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** What an activation needs from the host that owns every extension's registrations. */
 export interface ExtensionRegistrar {
   readonly session: ExtensionSession;
-  readonly events: ExtensionEventStream;
   readonly cwd: string;
   readonly ziHome: string;
   commandOwner(name: string): ExtensionIdentity | undefined;
@@ -63,7 +61,7 @@ export class ExtensionActivation {
     }
     this.host.commit(this.identity, this.commands, [...this.tools.values()]);
     this.phase = "active";
-    for (const subscription of this.subscriptions) subscription.unsubscribe = this.host.events.subscribe(subscription.listener);
+    for (const subscription of this.subscriptions) subscription.unsubscribe = this.host.session.subscribe(subscription.listener);
     return undefined;
   }
 
@@ -134,7 +132,7 @@ export class ExtensionActivation {
       },
     };
     this.subscriptions.add(subscription);
-    if (this.phase === "active") subscription.unsubscribe = this.host.events.subscribe(subscription.listener);
+    if (this.phase === "active") subscription.unsubscribe = this.host.session.subscribe(subscription.listener);
     return () => {
       subscription.unsubscribe?.();
       this.subscriptions.delete(subscription);

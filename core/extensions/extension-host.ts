@@ -2,7 +2,6 @@ import type { AgentTool } from "../session/agent-tool.js";
 import { CommandCatalog } from "./command-catalog.js";
 import type { ExtensionCommand, ZiExtension } from "./extension-api.js";
 import { ExtensionActivation, type ExtensionRegistrar } from "./extension-activation.js";
-import type { ExtensionEventStream } from "./extension-event-stream.js";
 import type { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExtensionCandidate, ExtensionIdentity, ExtensionSession, ImportedExtension } from "./extension-types.js";
 import type { ZiPlugin } from "./zi-plugin.js";
@@ -12,7 +11,6 @@ export const EXTENSION_LOAD_TIMEOUT_MS = 10_000;
 
 export interface ExtensionHostOptions {
   session: ExtensionSession;
-  events: ExtensionEventStream;
   loader: ExtensionModuleLoader;
   cwd: string;
   ziHome: string;
@@ -30,7 +28,6 @@ export interface ExtensionHostOptions {
 export class ExtensionHost implements ExtensionRegistrar {
   readonly commands = new CommandCatalog();
   readonly session: ExtensionSession;
-  readonly events: ExtensionEventStream;
   readonly cwd: string;
   readonly ziHome: string;
   private readonly tools = new Map<string, ExtensionIdentity>();
@@ -38,7 +35,6 @@ export class ExtensionHost implements ExtensionRegistrar {
 
   constructor(private readonly options: ExtensionHostOptions) {
     this.session = options.session;
-    this.events = options.events;
     this.cwd = options.cwd;
     this.ziHome = options.ziHome;
     this.loadTimeoutMs = options.loadTimeoutMs ?? EXTENSION_LOAD_TIMEOUT_MS;
@@ -94,6 +90,6 @@ export class ExtensionHost implements ExtensionRegistrar {
 
   private report(identity: ExtensionIdentity, error: string): Promise<void> {
     this.log(`zi: extension ${identity.name} was not loaded: ${error}`);
-    return this.events.emit({ type: "extension_error", extension: identity.name, error });
+    return this.session.announce({ type: "extension_error", extension: identity.name, error });
   }
 }

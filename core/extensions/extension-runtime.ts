@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { CommandInvoker } from "./command-invoker.js";
 import { ExtensionDiscovery } from "./extension-discovery.js";
-import { ExtensionEventStream } from "./extension-event-stream.js";
 import { ExtensionHost } from "./extension-host.js";
 import { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";
@@ -28,16 +27,17 @@ export interface ExtensionRuntimeOptions {
  * `extension_error`), the command port, and `load`, which activates plugins and extension files.
  */
 export class ExtensionRuntime {
-  readonly events: ExtensionEventStream;
+  /** What the connection forwards: the session's events, `extension_error` among them. */
+  readonly events: Pick<ExtensionSession, "subscribe">;
   readonly commands: CommandInvoker;
   private readonly host: ExtensionHost;
   private readonly discovery: ExtensionDiscovery;
 
   constructor(private readonly options: ExtensionRuntimeOptions) {
     const { session, cwd, ziHome, log } = options;
-    this.events = new ExtensionEventStream(session, log);
+    this.events = session;
     const loader = new ExtensionModuleLoader(join(ziHome, "cache", "jiti"));
-    this.host = new ExtensionHost({ session, events: this.events, loader, cwd, ziHome, log });
+    this.host = new ExtensionHost({ session, loader, cwd, ziHome, log });
     this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
     this.discovery = new ExtensionDiscovery({ globalDir: options.globalDir, projectDir: options.projectDir, cliPaths: options.cliPaths, cwd });
   }

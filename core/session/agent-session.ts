@@ -21,6 +21,7 @@ import type { CustomMessageInput, OutcomeInput } from "./session-records.js";
 import { SessionStateStore } from "./session-state-store.js";
 import { SessionThinking } from "./session-thinking.js";
 import type {
+  AgentSessionEvent,
   AwaitIdleResult,
   MessagePage,
   OperationOutcome,
@@ -109,6 +110,15 @@ export class AgentSession implements SessionPort {
 
   subscribe(listener: SessionEventListener): () => void {
     return this.store.bus.subscribe(listener);
+  }
+
+  /**
+   * Emits an event of the session's host (e.g. the extension host's `extension_error`) through the one
+   * ordered event path, so it keeps its place among the session's own events and honours backpressure.
+   * Such events change no state.
+   */
+  announce(event: AgentSessionEvent): Promise<void> {
+    return this.store.emit(event);
   }
 
   /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionJournal } from "../../core/journal/session-journal.js";
 import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
-import { ExtensionEventStream } from "../../core/extensions/extension-event-stream.js";
 import { ExtensionHost } from "../../core/extensions/extension-host.js";
 import { ExtensionModuleLoader } from "../../core/extensions/extension-module-loader.js";
 import { SessionHarness } from "../session/support/session-harness.js";
@@ -18,8 +17,7 @@ afterEach(() => {
 async function apiOver(journal: SessionJournal): Promise<{ api: ZiExtensionApi; harness: SessionHarness }> {
   const harness = await SessionHarness.create({ model: null, journal });
   harnesses.push(harness);
-  const events = new ExtensionEventStream(harness.session, () => {});
-  const host = new ExtensionHost({ session: harness.session, events, loader: new ExtensionModuleLoader(false), cwd: "/tmp", ziHome: "/tmp", log: () => {} });
+  const host = new ExtensionHost({ session: harness.session, loader: new ExtensionModuleLoader(false), cwd: "/tmp", ziHome: "/tmp", log: () => {} });
   let api!: ZiExtensionApi;
   await host.activate({ name: "planner", origin: "builtin" }, (zi) => void (api = zi));
   return { api, harness };

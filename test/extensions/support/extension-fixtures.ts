@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ExtensionEventStream } from "../../../core/extensions/extension-event-stream.js";
 import { ExtensionHost } from "../../../core/extensions/extension-host.js";
 import { ExtensionModuleLoader } from "../../../core/extensions/extension-module-loader.js";
 import type { AgentSessionEvent } from "../../../core/session/session-types.js";
@@ -21,12 +20,10 @@ export function writeTree(files: Record<string, string>, prefix = "zi-ext-"): st
 export function hostFixture(loadTimeoutMs?: number) {
   const session = new FakeExtensionSession();
   const lines: string[] = [];
-  const events = new ExtensionEventStream(session, (line) => lines.push(line));
   const seen: AgentSessionEvent[] = [];
-  events.subscribe((event) => void seen.push(event));
+  session.subscribe((event) => void seen.push(event));
   const host = new ExtensionHost({
     session,
-    events,
     loader: new ExtensionModuleLoader(false),
     cwd: "/work/project",
     ziHome: "/tmp/zi-home",

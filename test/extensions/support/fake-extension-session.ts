@@ -55,6 +55,10 @@ export class FakeExtensionSession implements ExtensionSession {
     for (const listener of this.listeners) void listener(event);
   }
 
+  async announce(event: AgentSessionEvent): Promise<void> {
+    this.emit(event);
+  }
+
   async runExclusive<T>(_activity: string, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.activity !== "idle") throw new RpcError("operation_failed", "session is running; wait until it is idle");
     this.activity = "running";
