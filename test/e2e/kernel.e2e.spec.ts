@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 import { ZI_BIN, ZiProcess } from "./support/zi-process.js";
 import { SPEC_READY_STATE } from "../support/spec-ready-state.js";
 
@@ -132,5 +133,15 @@ describe("zi --mode rpc as a black box: process and framing", () => {
     expect((await zi.call("t", "session.get_state")).ok).toBe(true);
     expect((await zi.close()).code).toBe(0);
     expect(zi.stderr).toContain("forgotten-rejection");
+  });
+
+  it("writes ready before loading class-validator, DI and the method families, and then serves requests", async () => {
+    const probe = resolve("test/e2e/fixtures/ready-probe.mjs");
+    const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
+    expect((await zi.call("s", "session.get_state")).ok).toBe(true);
+    await zi.close();
+    const line = /ready-probe: (.*)/.exec(zi.stderr);
+    expect(line).not.toBeNull();
+    expect(JSON.parse(line![1])).toEqual([]);
   });
 });
