@@ -1,5 +1,3 @@
-import type { JournalEntry } from "./journal-types.js";
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -40,8 +38,4 @@ export function entryProblem(value: unknown): string | null {
   if (value.parentId !== null && !isString(value.parentId)) return "bad parentId";
   if (!isString(value.timestamp)) return "no timestamp";
   return check(value) ? null : `malformed ${value.type} entry`;
-}
-
-export function isJournalEntry(value: unknown): value is JournalEntry {
-  return entryProblem(value) === null;
 }

@@ -190,7 +190,7 @@ describe("outcome pages", () => {
     const items = [...first.outcomes, ...journal.getOutcomePage(5, 5).outcomes, ...journal.getOutcomePage(10, 5).outcomes];
     expect(items).toEqual(appended.map((e, index) => ({ index, ...SessionJournal.toOutcome(e as OutcomeEntry) })));
     expect(items.map((item) => Object.keys(item))).toEqual(
-      appended.map((e, index) => ["index", ...Object.keys(journal.toOutcome(e as OutcomeEntry))]),
+      appended.map((e) => ["index", ...Object.keys(journal.toOutcome(e as OutcomeEntry))]),
     );
     expect(journal.getOutcomePage(10, 5).nextStart).toBeNull();
     expect(journal.getOutcomePage(12, 5)).toEqual({ start: 12, total: 12, nextStart: null, outcomes: [] });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { chmodSync } from "node:fs";
 import * as PiAi from "@mariozechner/pi-ai";
-import { MODEL_LIST_CAP, ModelRegistry } from "../../core/models/model-registry.js";
+import { MODEL_LIST_CAP } from "../../core/models/model-registry.js";
 import type { ResolvedModel } from "../../core/models/model-runtime.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import { THINKING_LEVELS } from "../../core/session/session-types.js";

@@ -37,7 +37,7 @@ export class KernelHarness {
     const child = container.createChildContainer();
     const eventMode = new EventMode();
     child.registerInstance(EVENT_MODE, eventMode);
-    const registry = (this.registry = MethodRegistry.build(child, options.families ?? [connectionFamily, testFamily]));
+    this.registry = MethodRegistry.build(child, options.families ?? [connectionFamily, testFamily]);
     const log = (message: string) => this.logs.push(message);
     this.writer = new FrameWriter(
       this.sink,
