@@ -37,11 +37,11 @@ const loadPlugins = () =>
   (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
 const loadFamilies = async () => {
   const loaded = await loadPlugins();
-  const [{ BUILTIN_FAMILIES }, { PluginComposition }] = await Promise.all([
+  const [{ BUILTIN_FAMILIES }, { composeFamilies }] = await Promise.all([
     import("../methods/builtin-families.js"),
     import("../core/extensions/plugin-composition.js"),
   ]);
-  return PluginComposition.families(BUILTIN_FAMILIES, loaded);
+  return composeFamilies(BUILTIN_FAMILIES, loaded);
 };
 const createModule = (options: ZiOptions) => AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
 

@@ -2,7 +2,10 @@ import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import { codingToolsPlugin } from "./coding-tools.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 
-/** The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi.ts). */
-export function builtinPlugins(): ZiPlugin[] {
-  return [codingToolsPlugin, createWorkPlanPlugin()];
+/**
+ * The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi.ts). A typed
+ * tuple: the typed client derives its method map from these plugins' families.
+ */
+export function builtinPlugins() {
+  return [codingToolsPlugin, createWorkPlanPlugin()] as const satisfies readonly ZiPlugin[];
 }

@@ -7,7 +7,7 @@ import type { MethodFamily } from "../kernel/method-family.js";
 import type { MethodRegistry } from "../kernel/method-registry.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RpcConnection } from "../kernel/rpc-connection.js";
-import { RPC_LIMITS } from "../kernel/rpc-limits.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 import { RpcServer } from "../kernel/rpc-server.js";
 import type { SessionModule } from "./session-module.js";
 

@@ -2,7 +2,7 @@ import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { SessionPort } from "../ports/session.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
-import type { SessionEventListener } from "../session/session-types.js";
+import type { SessionEventListener } from "../wire/session-types.js";
 
 /** Everything the RPC application needs from the domain below it, created once per process. */
 export interface SessionModule {

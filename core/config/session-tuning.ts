@@ -1,5 +1,5 @@
 import type { CompactionSettings, RetrySettings } from "../session/agent-session-options.js";
-import type { QueueMode } from "../session/session-types.js";
+import type { QueueMode } from "../wire/session-types.js";
 import type { SettingsStore } from "./settings-store.js";
 
 const QUEUE_MODES: ReadonlySet<unknown> = new Set(["one-at-a-time", "all"]);

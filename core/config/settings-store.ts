@@ -1,6 +1,6 @@
 import { RpcError } from "../kernel/rpc-error.js";
-import { THINKING_LEVELS } from "../session/session-types.js";
-import type { ThinkingLevel } from "../session/session-types.js";
+import { THINKING_LEVELS } from "../wire/session-types.js";
+import type { ThinkingLevel } from "../wire/session-types.js";
 import { JsonFile } from "./json-file.js";
 import { warnOnStderr } from "./stderr-warning.js";
 import type { Warn } from "./stderr-warning.js";

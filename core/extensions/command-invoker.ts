@@ -1,7 +1,7 @@
 import { AbortRace } from "../session/abort-race.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { CommandDescriptor, CommandFeedback, CommandPort } from "../ports/commands.port.js";
-import { clipUtf8 } from "../session/utf8-clip.js";
+import { clipUtf8 } from "../wire/utf8-clip.js";
 import type { CommandContext, CommandResult } from "./extension-api.js";
 import type { CommandCatalog, RegisteredCommand } from "./command-catalog.js";
 import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";

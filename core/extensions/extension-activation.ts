@@ -1,6 +1,6 @@
 import { formatWithOptions } from "node:util";
 import type { AgentTool } from "../session/agent-tool.js";
-import type { AgentSessionEvent } from "../session/session-types.js";
+import type { AgentSessionEvent } from "../wire/session-types.js";
 import type { ExtensionCommand, ExtensionEventListener, ZiExtension, ZiExtensionApi } from "./extension-api.js";
 import { oneLine } from "./one-line.js";
 import type { ExtensionIdentity, ExtensionSession } from "./extension-types.js";

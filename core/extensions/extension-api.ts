@@ -7,7 +7,7 @@
  */
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../session/agent-tool.js";
 import type { OutcomeInput } from "../session/session-records.js";
-import type { AgentSessionEvent, OperationOutcome, SessionState, WorkPlan, WorkPlanStep } from "../session/session-types.js";
+import type { AgentSessionEvent, OperationOutcome, SessionState, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 
 export type { AgentTool, AgentToolContext, AgentToolResult, AgentSessionEvent, OperationOutcome, OutcomeInput, SessionState, WorkPlan, WorkPlanStep };
 

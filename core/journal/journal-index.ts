@@ -1,5 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../session/session-types.js";
+import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 import type { JournalEntry } from "./journal-types.js";
 import type {
   CompactionEntry,

@@ -1,5 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import type { OperationOutcome, ThinkingLevel, WorkPlan } from "../session/session-types.js";
+import type { OperationOutcome, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 
 export type JournalEntryType =
   | "session"

@@ -3,7 +3,7 @@ import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSyn
 import { join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
 import { RpcError } from "../kernel/rpc-error.js";
-import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../session/session-types.js";
+import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 import { entryProblem } from "./journal-entry-guard.js";
 import { JournalIndex } from "./journal-index.js";
 import { JournalLoader } from "./journal-loader.js";

@@ -1,6 +1,6 @@
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import type { AgentSessionEvent } from "../session/session-types.js";
+import type { AgentSessionEvent } from "../wire/session-types.js";
 
 export interface JsonModeIo {
   /** Writes one JSONL line; resolves when the stream can take more (backpressure). */

@@ -4,13 +4,19 @@ import type { RpcHandler } from "./rpc-handler.js";
 export type HandlerClass = new (...args: any[]) => RpcHandler;
 
 /**
- * A method family: every method named `<family>.<verb>`, one class each. `register` binds whatever the
- * family's handlers need that the host does not already provide (its own services, port adapters).
+ * A method family: every method named `<family>.<verb>`, one class each, keyed by the name its
+ * @RpcMethod declares (the boot checks they agree; the key is what the typed client's method map is
+ * derived from). Declare a family with `satisfies MethodFamily` so its keys stay literal types.
  */
 export interface MethodFamily {
   readonly family: string;
-  readonly methods: readonly HandlerClass[];
+  readonly methods: Readonly<Record<string, HandlerClass>>;
   /** When true, this family takes the place of an earlier family with the same name. */
   readonly replaces?: boolean;
-  register?(container: DependencyContainer): void;
+  /**
+   * Binds what the family's handlers need that the host does not provide (its own services, port
+   * adapters). `scope` is the family's own child container: its bindings are visible to its handlers
+   * only, and the host's ports come from the parent.
+   */
+  register?(scope: DependencyContainer): void;
 }

@@ -2,7 +2,7 @@ import type { FrameWriter } from "./frame-writer.js";
 import type { MethodRegistry, RegisteredMethod } from "./method-registry.js";
 import type { EventMode } from "./event-mode.js";
 import type { EventStreamPort, StateSnapshotPort } from "./kernel-ports.js";
-import type { RpcLimits } from "./rpc-limits.js";
+import type { RpcLimits } from "../wire/limits.js";
 import { EnvelopeRejection, RequestEnvelope } from "./request-envelope.js";
 import { RpcError } from "./rpc-error.js";
 import { SlotPool, type Slot } from "./slot-pool.js";

@@ -1,8 +1,18 @@
+import type { JsonSchema } from "../wire/json-schema.js";
+import type { OperationErrorCode } from "./rpc-error.js";
+
 export type ParamsClass = new () => object;
 
+/** A method's whole contract, declared on its class with @RpcMethod. */
 export interface RpcMethodOptions {
   /** class-validator DTO for `params`; omit for a method that takes none. */
   params?: ParamsClass;
+  /** JSON Schema of the result; `$ref`s point at the wire definitions (core/wire/wire-schemas.ts). */
+  result: JsonSchema;
+  /** One sentence for `zi schema` and the docs. */
+  summary: string;
+  /** Response codes this method answers besides `capacity` and `operation_failed`, which any may. */
+  errors?: readonly OperationErrorCode[];
   /** `interrupt` may use the reserved slot when the ordinary slots are full. */
   slot?: "ordinary" | "interrupt";
   /**
@@ -16,6 +26,9 @@ export interface RpcMethodOptions {
 export interface RpcMethodMetadata {
   name: string;
   params: ParamsClass | undefined;
+  result: JsonSchema;
+  summary: string;
+  errors: readonly OperationErrorCode[];
   slot: "ordinary" | "interrupt";
   waits: boolean;
 }

@@ -9,12 +9,15 @@ const METADATA = new WeakMap<Function, RpcMethodMetadata>();
  * parameters are resolved from the connection's container), but nothing is registered globally: a family
  * module lists its classes, and the MethodRegistry decides at boot what is wired.
  */
-export function RpcMethod(name: string, options: RpcMethodOptions = {}) {
+export function RpcMethod(name: string, options: RpcMethodOptions) {
   return <T extends new (...args: any[]) => RpcHandler>(target: T): T => {
     if (METADATA.has(target)) throw new Error(`@RpcMethod applied twice to ${target.name}`);
     METADATA.set(target, {
       name,
       params: options.params,
+      result: options.result,
+      summary: options.summary,
+      errors: options.errors ?? [],
       slot: options.slot ?? "ordinary",
       waits: options.waits ?? false,
     });

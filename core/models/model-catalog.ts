@@ -1,5 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import type { PublicModel } from "../session/session-types.js";
+import type { PublicModel } from "../wire/session-types.js";
 import type { FauxModels } from "./faux-models.js";
 import type { UserProviderConfig } from "./model-config-types.js";
 import type { PiAiModule } from "./pi-ai-loader.js";

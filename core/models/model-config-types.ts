@@ -1,4 +1,4 @@
-import type { PublicModel } from "../session/session-types.js";
+import type { PublicModel } from "../wire/session-types.js";
 
 /** Shapes of the user-editable model files (`ZI_HOME/models.json`, the faux script), after validation. */
 

@@ -6,7 +6,7 @@ import { BufferedModelStream, type ModelEventStream } from "./buffered-model-str
 import type { Warn } from "../config/stderr-warning.js";
 import type { ZiPaths } from "../config/zi-paths.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import type { CatalogModel, ThinkingLevel } from "../session/session-types.js";
+import type { CatalogModel, ThinkingLevel } from "../wire/session-types.js";
 import { FauxModels } from "./faux-models.js";
 import { FauxScript } from "./faux-script.js";
 import { ModelCatalog } from "./model-catalog.js";

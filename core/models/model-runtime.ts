@@ -1,6 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelEventStream } from "./buffered-model-stream.js";
-import type { CatalogModel, PublicModel, ThinkingLevel } from "../session/session-types.js";
+import type { CatalogModel, PublicModel, ThinkingLevel } from "../wire/session-types.js";
 
 /** A model the session may call: the public descriptor plus what only the runtime may see. */
 export interface ResolvedModel {

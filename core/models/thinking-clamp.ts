@@ -1,5 +1,5 @@
-import { THINKING_LEVELS } from "../session/session-types.js";
-import type { ThinkingLevel } from "../session/session-types.js";
+import { THINKING_LEVELS } from "../wire/session-types.js";
+import type { ThinkingLevel } from "../wire/session-types.js";
 
 /**
  * pi-ai's clamping rule over a precomputed list of supported levels: the requested level if

@@ -1,4 +1,4 @@
-import type { CatalogModel, PublicModel } from "../session/session-types.js";
+import type { CatalogModel, PublicModel } from "../wire/session-types.js";
 
 export const MODELS = Symbol.for("zi.port.models");
 

@@ -6,7 +6,7 @@ import type {
   PromptResult,
   SessionEventListener,
   SessionState,
-} from "../session/session-types.js";
+} from "../wire/session-types.js";
 
 /** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
 export const SESSION = Symbol.for("zi.port.session");

@@ -1,4 +1,4 @@
-import type { ThinkingLevel, ThinkingList, ThinkingSelection } from "../session/session-types.js";
+import type { ThinkingLevel, ThinkingList, ThinkingSelection } from "../wire/session-types.js";
 
 export const THINKING = Symbol.for("zi.port.thinking");
 

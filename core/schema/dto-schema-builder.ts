@@ -1,6 +1,6 @@
 import { getMetadataStorage } from "class-validator";
 import type { ParamsClass } from "../kernel/rpc-method-metadata.js";
-import type { JsonSchema } from "./json-schema-types.js";
+import type { JsonSchema } from "../wire/json-schema.js";
 
 type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>["getTargetValidationMetadatas"]>[number];
 type Rule = (schema: JsonSchema, constraints: readonly unknown[]) => void;

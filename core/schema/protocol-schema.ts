@@ -1,22 +1,21 @@
 // Decorated method classes need the Reflect polyfill before they load (tsyringe checks at import time).
 import "reflect-metadata";
+import { composeMethods } from "../kernel/method-catalog.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import type { RpcErrorCode } from "../kernel/rpc-error.js";
-import { RPC_LIMITS } from "../kernel/rpc-limits.js";
-import { getRpcMethodMetadata } from "../kernel/rpc-method.decorator.js";
-import { BUILTIN_FAMILIES } from "../../methods/builtin-families.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 import { DtoSchemaBuilder } from "./dto-schema-builder.js";
-import { FRAME_SCHEMAS, LIMITS_SCHEMA } from "./frame-schemas.js";
-import type { JsonSchema, SchemaProblem } from "./json-schema-types.js";
-import { METHOD_CONTRACTS, RESULT_DEFS } from "./result-schemas.js";
+import { FRAME_SCHEMAS, LIMITS_SCHEMA } from "../wire/frame-schemas.js";
+import type { JsonSchema, SchemaProblem } from "../wire/json-schema.js";
+import { WIRE_DEFS } from "../wire/wire-schemas.js";
 import { SchemaChecker } from "./schema-checker.js";
 
 export interface MethodDescription {
   name: string;
-  summary: string | null;
+  summary: string;
   /** Derived from the method's class-validator DTO. */
   params: JsonSchema;
-  /** Hand-written (core/schema/result-schemas.ts); `{}` for a method that has none there. */
+  /** Declared next to the method, in its @RpcMethod. */
   result: JsonSchema;
   /** A waiting method lets later requests be admitted meanwhile; its response may overtake theirs. */
   waits: boolean;
@@ -47,25 +46,19 @@ const CODE_ORDER: RpcErrorCode[] = ["invalid_request", "capacity", "not_found", 
  * test/schema/ sends boundary samples to the built zi so the description cannot drift from the code.
  */
 export class ProtocolSchema {
-  static generate(families: readonly MethodFamily[] = BUILTIN_FAMILIES): ProtocolDescription {
-    const methods: MethodDescription[] = [];
-    for (const family of ProtocolSchema.compose(families)) {
-      for (const handler of family.methods) {
-        const metadata = getRpcMethodMetadata(handler);
-        if (!metadata) throw new Error(`${handler.name} in family "${family.family}" has no @RpcMethod decorator`);
-        const contract = METHOD_CONTRACTS.get(metadata.name);
-        const codes = new Set<RpcErrorCode>([...ALWAYS, ...(contract?.errors ?? [])]);
-        methods.push({
-          name: metadata.name,
-          summary: contract?.summary ?? null,
-          params: DtoSchemaBuilder.build(metadata.params),
-          result: contract?.result ?? {},
-          waits: metadata.waits,
-          slot: metadata.slot,
-          errors: CODE_ORDER.filter((code) => codes.has(code)),
-        });
-      }
-    }
+  static generate(families: readonly MethodFamily[]): ProtocolDescription {
+    const methods: MethodDescription[] = composeMethods(families).map((method) => {
+      const codes = new Set<RpcErrorCode>([...ALWAYS, ...method.errors]);
+      return {
+        name: method.name,
+        summary: method.summary,
+        params: DtoSchemaBuilder.build(method.params),
+        result: method.result,
+        waits: method.waits,
+        slot: method.slot,
+        errors: CODE_ORDER.filter((code) => codes.has(code)),
+      };
+    });
     return {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       title: "Zi RPC protocol",
@@ -89,7 +82,7 @@ export class ProtocolSchema {
       ],
       methods,
       frames: FRAME_SCHEMAS,
-      $defs: { ...RESULT_DEFS, Limits: LIMITS_SCHEMA },
+      $defs: { ...WIRE_DEFS, Limits: LIMITS_SCHEMA },
     };
   }
 
@@ -101,12 +94,5 @@ export class ProtocolSchema {
     const found = description.methods.find((candidate) => candidate.name === method);
     if (!found) throw new Error(`no method ${method} in the description`);
     return new SchemaChecker(description as JsonSchema).check(found.params, params ?? {}, "params");
-  }
-
-  /** Same registry rule as MethodRegistry: a later family with `replaces: true` takes the earlier's place. */
-  private static compose(families: readonly MethodFamily[]): MethodFamily[] {
-    const byName = new Map<string, MethodFamily>();
-    for (const family of families) byName.set(family.family, family);
-    return [...byName.values()];
   }
 }

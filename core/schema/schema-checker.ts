@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonType, SchemaProblem } from "./json-schema-types.js";
+import type { JsonSchema, JsonType, SchemaProblem } from "../wire/json-schema.js";
 
 /**
  * A small checker for exactly the JSON Schema subset Zi emits (see json-schema-types.ts). `$ref`s

@@ -8,7 +8,7 @@ import type { RetryPolicy } from "./retry-policy.js";
 import type { SessionCompactor } from "./session-compactor.js";
 import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
-import type { QueuedInput } from "./session-types.js";
+import type { QueuedInput } from "../wire/session-types.js";
 import type { ToolRunner } from "./tool-runner.js";
 
 export interface RunEnd {

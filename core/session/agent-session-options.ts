@@ -1,7 +1,7 @@
 import type { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
-import type { QueueMode, ThinkingLevel } from "./session-types.js";
+import type { QueueMode, ThinkingLevel } from "../wire/session-types.js";
 
 /** What the session needs from its journal; `SessionJournal` is the production implementation. */
 export type SessionJournalLike = Pick<

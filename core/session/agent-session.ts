@@ -33,9 +33,9 @@ import type {
   SessionState,
   WorkPlan,
   WorkPlanStep,
-} from "./session-types.js";
+} from "../wire/session-types.js";
 import { ToolRunner } from "./tool-runner.js";
-import { clipUtf8 } from "./utf8-clip.js";
+import { clipUtf8 } from "../wire/utf8-clip.js";
 
 export const MESSAGE_PAGE_MAX_BYTES = 8 * 1024 * 1024;
 

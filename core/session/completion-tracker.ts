@@ -1,6 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import type { AwaitIdleResult, CompletionEvidence } from "./session-types.js";
-import { clipUtf8 } from "./utf8-clip.js";
+import type { AwaitIdleResult, CompletionEvidence } from "../wire/session-types.js";
+import { clipUtf8 } from "../wire/utf8-clip.js";
 
 export const COMPLETION_TEXT_MAX_BYTES = 50 * 1024;
 export const COMPLETION_ERROR_MAX_BYTES = 8 * 1024;

@@ -1,6 +1,6 @@
 import { RpcError } from "../kernel/rpc-error.js";
 import type { CompletionTracker } from "./completion-tracker.js";
-import type { AwaitIdleResult } from "./session-types.js";
+import type { AwaitIdleResult } from "../wire/session-types.js";
 
 interface Waiter {
   completionId: string | undefined;

@@ -1,4 +1,4 @@
-import type { QueueMode, QueuedInput } from "./session-types.js";
+import type { QueueMode, QueuedInput } from "../wire/session-types.js";
 
 export type QueueKind = "steering" | "followUp";
 

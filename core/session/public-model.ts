@@ -1,4 +1,4 @@
-import type { PublicModel } from "./session-types.js";
+import type { PublicModel } from "../wire/session-types.js";
 
 /** Copies exactly the public descriptor fields, whatever else the source object carries. */
 export function publicModel(model: PublicModel): PublicModel {

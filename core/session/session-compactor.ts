@@ -1,4 +1,4 @@
-import { clipUtf8 } from "./utf8-clip.js";
+import { clipUtf8 } from "../wire/utf8-clip.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
 import type { CompactionSettings, SessionJournalLike } from "./agent-session-options.js";
@@ -6,7 +6,7 @@ import { CompactionPlanner } from "./compaction-planner.js";
 import type { CompactionPlan } from "./compaction-planner.js";
 import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
-import type { CompactionState } from "./session-types.js";
+import type { CompactionState } from "../wire/session-types.js";
 
 export type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];
 

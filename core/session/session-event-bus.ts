@@ -1,4 +1,4 @@
-import type { AgentSessionEvent, SessionEventListener, SessionState } from "./session-types.js";
+import type { AgentSessionEvent, SessionEventListener, SessionState } from "../wire/session-types.js";
 
 interface QueuedEvent {
   event: AgentSessionEvent;

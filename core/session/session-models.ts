@@ -5,7 +5,7 @@ import { publicModel } from "./public-model.js";
 import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { SessionThinking } from "./session-thinking.js";
-import type { CatalogModel, PublicModel } from "./session-types.js";
+import type { CatalogModel, PublicModel } from "../wire/session-types.js";
 
 /**
  * `model.*`. Selecting resolves the model (not_found / operation_failed come from the runtime),

@@ -4,7 +4,8 @@ import { RpcError } from "../kernel/rpc-error.js";
 import type { SessionJournalLike } from "./agent-session-options.js";
 import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
-import type { OperationOutcome, WorkPlan, WorkPlanStep } from "./session-types.js";
+import type { OperationOutcome, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
+import { copyWorkPlanSteps, workPlanStepsProblem } from "../wire/work-plan-step.js";
 
 export const OUTCOME_EVIDENCE_MAX_BYTES = 8 * 1024;
 
@@ -19,7 +20,6 @@ export interface CustomMessageInput {
 /** An outcome as a producer records it: the journal adds `id`, `parentId` and `timestamp`. */
 export type OutcomeInput = Omit<OperationOutcome, "id" | "parentId" | "timestamp">;
 
-const STEP_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "cancelled"]);
 
 const invalid = (message: string): RpcError => new RpcError("operation_failed", message);
 
@@ -65,8 +65,9 @@ export class SessionRecords {
   }
 
   replaceWorkPlan(steps: WorkPlanStep[]): WorkPlan {
-    if (!Array.isArray(steps)) throw invalid("steps must be an array");
-    const copied = steps.map((step, index) => SessionRecords.step(step, index));
+    const problem = workPlanStepsProblem(steps);
+    if (problem !== undefined) throw invalid(problem);
+    const copied = copyWorkPlanSteps(steps);
     const workPlan: WorkPlan = { revision: this.store.workPlan.revision + 1, steps: copied };
     this.recorder.append({ type: "work_plan", workPlan });
     void this.store.setWorkPlan(workPlan);
@@ -84,11 +85,4 @@ export class SessionRecords {
     if (Buffer.byteLength(encoded) > OUTCOME_EVIDENCE_MAX_BYTES) throw invalid("evidence exceeds 8 KiB when encoded as JSON");
   }
 
-  private static step(step: WorkPlanStep, index: number): WorkPlanStep {
-    if (typeof step !== "object" || step === null) throw invalid(`step ${index} must be an object`);
-    if (typeof step.title !== "string" || step.title === "") throw invalid(`step ${index} needs a non-empty title`);
-    if (!STEP_STATUSES.has(step.status)) throw invalid(`step ${index} has an unknown status`);
-    if (step.id !== undefined && typeof step.id !== "string") throw invalid(`step ${index} id must be a string`);
-    return step.id === undefined ? { title: step.title, status: step.status } : { id: step.id, title: step.title, status: step.status };
-  }
 }

@@ -16,7 +16,7 @@ import type {
   SessionState,
   ThinkingLevel,
   WorkPlan,
-} from "./session-types.js";
+} from "../wire/session-types.js";
 
 type WaitingRetry = Extract<RetryState, { type: "waiting" }>;
 type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];

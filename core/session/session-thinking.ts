@@ -4,8 +4,8 @@ import type { ThinkingPort } from "../ports/thinking.port.js";
 import type { SettingsWriter } from "./agent-session-options.js";
 import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
-import { THINKING_LEVELS } from "./session-types.js";
-import type { ThinkingLevel, ThinkingList, ThinkingSelection } from "./session-types.js";
+import { THINKING_LEVELS } from "../wire/session-types.js";
+import type { ThinkingLevel, ThinkingList, ThinkingSelection } from "../wire/session-types.js";
 
 /**
  * `thinking.*`. The session remembers the level last requested (the preference) and runs with

@@ -3,7 +3,7 @@ import { InvokeCommandMethod } from "./invoke-command.method.js";
 import { ListCommandsMethod } from "./list-commands.method.js";
 
 /** `command.*`: extension commands, reached only through the COMMANDS port. */
-export const commandFamily: MethodFamily = {
+export const commandFamily = {
   family: "command",
-  methods: [ListCommandsMethod, InvokeCommandMethod],
-};
+  methods: { "command.list": ListCommandsMethod, "command.invoke": InvokeCommandMethod },
+} satisfies MethodFamily;

@@ -1,6 +1,6 @@
 import { IsString, MinLength } from "class-validator";
 import { MaxBytes, Optional } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
 
 export class InvokeCommandParams {
   @IsString()

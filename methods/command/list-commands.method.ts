@@ -2,8 +2,12 @@ import { inject } from "tsyringe";
 import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
 import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
 import { COMMANDS, type CommandPort } from "../../core/ports/commands.port.js";
+import { closed, ref } from "../../core/wire/json-schema.js";
 
-@RpcMethod("command.list")
+@RpcMethod("command.list", {
+  summary: "The admitted extension commands.",
+  result: closed({ commands: { type: "array", items: ref("CommandDescriptor") } }),
+})
 export class ListCommandsMethod implements RpcHandler {
   constructor(@inject(COMMANDS) private readonly commands: CommandPort) {}
 

@@ -2,7 +2,7 @@ import type { MethodFamily } from "../../core/kernel/method-family.js";
 import { SetEventsMethod } from "./set-events.method.js";
 
 /** Methods owned by the RPC connection itself, not by the session. */
-export const connectionFamily: MethodFamily = {
+export const connectionFamily = {
   family: "connection",
-  methods: [SetEventsMethod],
-};
+  methods: { "connection.set_events": SetEventsMethod },
+} satisfies MethodFamily;

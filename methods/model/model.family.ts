@@ -2,7 +2,7 @@ import type { MethodFamily } from "../../core/kernel/method-family.js";
 import { ListModelsMethod } from "./list-models.method.js";
 import { SelectModelMethod } from "./select-model.method.js";
 
-export const modelFamily: MethodFamily = {
+export const modelFamily = {
   family: "model",
-  methods: [ListModelsMethod, SelectModelMethod],
-};
+  methods: { "model.list": ListModelsMethod, "model.select": SelectModelMethod },
+} satisfies MethodFamily;

@@ -1,6 +1,6 @@
 import { IsInt, Max, Min } from "class-validator";
 import { Optional } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
 
 /** Shared by `session.get_messages` and `session.get_outcomes`: both page limits are 100. */
 export class PageParams {

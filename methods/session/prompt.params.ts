@@ -1,7 +1,7 @@
 import { IsIn, IsString, MinLength, ValidateBy } from "class-validator";
 import { MaxBytes, Optional } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
-import type { Delivery } from "../../core/session/session-types.js";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
+import type { Delivery } from "../../core/wire/session-types.js";
 
 /** Only `continue` may carry no text: it resumes from the current context. */
 const NonEmptyUnlessContinue = () =>

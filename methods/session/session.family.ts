@@ -7,7 +7,14 @@ import { InterruptMethod } from "./interrupt.method.js";
 import { PromptMethod } from "./prompt.method.js";
 
 /** `session.*`: reaches the AgentSession only through the SESSION port. */
-export const sessionFamily: MethodFamily = {
+export const sessionFamily = {
   family: "session",
-  methods: [GetStateMethod, GetMessagesMethod, GetOutcomesMethod, PromptMethod, InterruptMethod, AwaitIdleMethod],
-};
+  methods: {
+    "session.get_state": GetStateMethod,
+    "session.get_messages": GetMessagesMethod,
+    "session.get_outcomes": GetOutcomesMethod,
+    "session.prompt": PromptMethod,
+    "session.interrupt": InterruptMethod,
+    "session.await_idle": AwaitIdleMethod,
+  },
+} satisfies MethodFamily;

@@ -1,6 +1,6 @@
 import { IsIn } from "class-validator";
 import { Optional } from "../../core/kernel/params-decorators.js";
-import { THINKING_LEVELS, type ThinkingLevel } from "../../core/session/session-types.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../../core/wire/session-types.js";
 
 export class SelectThinkingParams {
   @IsIn(THINKING_LEVELS)

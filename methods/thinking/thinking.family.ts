@@ -2,7 +2,7 @@ import type { MethodFamily } from "../../core/kernel/method-family.js";
 import { ListThinkingMethod } from "./list-thinking.method.js";
 import { SelectThinkingMethod } from "./select-thinking.method.js";
 
-export const thinkingFamily: MethodFamily = {
+export const thinkingFamily = {
   family: "thinking",
-  methods: [ListThinkingMethod, SelectThinkingMethod],
-};
+  methods: { "thinking.list": ListThinkingMethod, "thinking.select": SelectThinkingMethod },
+} satisfies MethodFamily;

@@ -28,7 +28,4 @@ export const CODING_TOOL_LIMITS = {
   maxScanFileBytes: 32 * 1024 * 1024,
   /** Bytes sniffed for a NUL to call a file binary. */
   binarySniffBytes: 8192,
-  /** `update_plan` bounds. */
-  maxPlanSteps: 100,
-  maxPlanTitleChars: 500,
 } as const;

@@ -1,4 +1,4 @@
-import { clipUtf8 } from "../../core/session/utf8-clip.js";
+import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 
 export interface EditSummary {
   replacements: number;

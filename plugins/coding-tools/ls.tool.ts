@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
-import { clipUtf8 } from "../../core/session/utf8-clip.js";
+import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { TextFileReader } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";

@@ -1,6 +1,6 @@
 import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
-import type { WorkPlan, WorkPlanStep } from "../../core/session/session-types.js";
+import type { WorkPlan, WorkPlanStep } from "../../core/wire/session-types.js";
 import type { WorkPlanPort } from "./work-plan.port.js";
 
 /**

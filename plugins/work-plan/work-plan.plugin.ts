@@ -1,25 +1,17 @@
 import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
-import { GetPlanMethod } from "./get-plan.method.js";
-import { ReplacePlanMethod } from "./replace-plan.method.js";
+import { planFamily } from "./plan.family.js";
 import { WorkPlanGateway } from "./work-plan-gateway.js";
-import { WORK_PLAN } from "./work-plan.port.js";
 
 /**
  * The example of a plugin that adds a method family: `plan.get` and `plan.replace`. Its extension
  * half receives the extension API; its family binds the gateway over that API for its handlers. A
  * factory, so that each Zi (and each test) gets its own gateway.
  */
-export function createWorkPlanPlugin(): ZiPlugin {
+export function createWorkPlanPlugin() {
   const gateway = new WorkPlanGateway();
   return {
     name: "work-plan",
     extension: (zi) => gateway.attach(zi),
-    families: [
-      {
-        family: "plan",
-        methods: [GetPlanMethod, ReplacePlanMethod],
-        register: (container) => container.registerInstance(WORK_PLAN, gateway),
-      },
-    ],
-  };
+    families: [planFamily(gateway)],
+  } satisfies ZiPlugin;
 }

@@ -4,7 +4,7 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import ts from "typescript";
 
-const CLIENT_DIR = "core/client";
+const CLIENT_DIR = "client";
 
 /**
  * Every import or re-export of a file that survives compilation (verbatimModuleSyntax keeps any

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { CompletionWatch, type CompletionWatchPort } from "../../core/client/completion-watch.js";
-import type { CompletionObservation, PromptResult } from "../../core/client/protocol-types.js";
+import { CompletionWatch, type CompletionWatchPort } from "../../client/completion-watch.js";
+import type { CompletionObservation, PromptResult } from "../../client/protocol-types.js";
 
 /** Answers prompts and idle watches from scripted queues and records the calls in order. */
 class ScriptedPort implements CompletionWatchPort {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { EventQueue } from "../../core/client/event-queue.js";
+import { EventQueue } from "../../client/event-queue.js";
 
 describe("EventQueue", () => {
   it("hands out buffered items before the end, then the error once, then done", async () => {

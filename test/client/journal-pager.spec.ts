@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { JournalPager, type Page } from "../../core/client/journal-pager.js";
+import { JournalPager, type Page } from "../../client/journal-pager.js";
 
 type Item = { index: number; v: string };
 

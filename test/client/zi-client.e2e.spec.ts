@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import type { AgentSessionEvent } from "../../core/client/protocol-types.js";
-import { ZiRpcError } from "../../core/client/zi-rpc-error.js";
+import type { AgentSessionEvent } from "../../client/protocol-types.js";
+import { ZiRpcError } from "../../client/zi-rpc-error.js";
 import { BuiltZi, RECORD_EXTENSION } from "./support/built-zi.js";
 
 afterEach(() => BuiltZi.killAll());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { ZiConnection } from "../../core/client/zi-connection.js";
-import { ZiRpcError } from "../../core/client/zi-rpc-error.js";
+import { ZiConnection } from "../../client/zi-connection.js";
+import { ZiRpcError } from "../../client/zi-rpc-error.js";
 import { FakeChild } from "./support/fake-child.js";
 
 const READY = { type: "ready", state: {}, limits: {} };

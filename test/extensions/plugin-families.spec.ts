@@ -1,8 +1,9 @@
 import "reflect-metadata";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { inject } from "tsyringe";
-import { PluginComposition } from "../../core/extensions/plugin-composition.js";
+import { composeFamilies } from "../../core/extensions/plugin-composition.js";
 import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
+import type { MethodFamily } from "../../core/kernel/method-family.js";
 import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
 import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
 import { commandFamily } from "../../methods/command/command.family.js";
@@ -14,7 +15,7 @@ import { hostFixture } from "./support/extension-fixtures.js";
 const FIXED = Symbol.for("test.fixed-commands");
 
 /** Another implementation of `command.list`: a fixed table, bound by its family's own register. */
-@RpcMethod("command.list")
+@RpcMethod("command.list", { summary: "test method", result: {} })
 class FixedListCommandsMethod implements RpcHandler {
   constructor(@inject(FIXED) private readonly names: string[]) {}
   handle() {
@@ -30,8 +31,8 @@ afterEach(async () => {
   }
 });
 
-function serve(plugins: ZiPlugin[], builtin = [connectionFamily]): KernelHarness {
-  const harness = new KernelHarness({ families: PluginComposition.families(builtin, plugins) });
+function serve(plugins: ZiPlugin[], builtin: readonly MethodFamily[] = [connectionFamily]): KernelHarness {
+  const harness = new KernelHarness({ families: composeFamilies(builtin, plugins) });
   harnesses.push(harness.start());
   return harness;
 }
@@ -40,7 +41,7 @@ describe("plugins contribute method families without a kernel change", () => {
   it("swaps the built-in command family for another implementation with replaces: true", async () => {
     const swap: ZiPlugin = {
       name: "fixed-commands",
-      families: [{ family: "command", replaces: true, methods: [FixedListCommandsMethod], register: (c) => c.registerInstance(FIXED, ["status", "deploy"]) }],
+      families: [{ family: "command", replaces: true, methods: { "command.list": FixedListCommandsMethod }, register: (c) => c.registerInstance(FIXED, ["status", "deploy"]) }],
     };
     const harness = serve([swap], [connectionFamily, commandFamily]);
     harness.send(harness.request("l", "command.list"), harness.request("i", "command.invoke", { name: "status" }));

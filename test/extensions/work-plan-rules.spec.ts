@@ -24,16 +24,23 @@ async function apiOver(journal: SessionJournal): Promise<{ api: ZiExtensionApi; 
 }
 
 describe("work plan rules (docs/work-plans.md)", () => {
-  it("replaces whole, +1 per replacement even when identical or empty, keeps only known fields, rejects invalid plans atomically", async () => {
+  it("replaces whole, +1 per replacement even when identical or empty, rejects invalid plans atomically", async () => {
     const { api, harness } = await apiOver(SessionJournal.inMemory("plans", "/tmp"));
     const step = { title: "write", status: "in_progress" as const };
     expect(api.replaceWorkPlan([step]).revision).toBe(1);
     expect(api.replaceWorkPlan([step]).revision).toBe(2);
-    expect(api.replaceWorkPlan([{ ...step, id: "w", owner: "me" } as never])).toEqual({ revision: 3, steps: [{ id: "w", title: "write", status: "in_progress" }] });
-    expect(() => api.replaceWorkPlan([step, { title: "", status: "pending" }])).toThrow("step 1 needs a non-empty title");
-    expect(api.getState().workPlan.revision).toBe(3);
-    expect(api.replaceWorkPlan([])).toEqual({ revision: 4, steps: [] });
-    expect(harness.ofType("work_plan_changed").map((e) => (e.workPlan as { revision: number }).revision)).toEqual([1, 2, 3, 4]);
+    expect(api.replaceWorkPlan([{ status: "in_progress", id: "w", title: "write" }])).toEqual({ revision: 3, steps: [{ id: "w", title: "write", status: "in_progress" }] });
+    // The one step rule of every writer (core/wire/work-plan-step.ts): unknown fields, empty or
+    // over-long text, unknown statuses and more than 100 steps are refused, and nothing moves.
+    expect(() => api.replaceWorkPlan([step, { title: "", status: "pending" }])).toThrow("steps[1] needs a title of 1 to 1024 UTF-8 bytes");
+    expect(() => api.replaceWorkPlan([{ ...step, owner: "me" } as never])).toThrow("steps[0] has an unknown field");
+    expect(() => api.replaceWorkPlan([{ ...step, title: "é".repeat(513) }])).toThrow("steps[0] needs a title of 1 to 1024 UTF-8 bytes");
+    expect(() => api.replaceWorkPlan([{ ...step, status: "done" as never }])).toThrow("steps[0] needs a status");
+    expect(() => api.replaceWorkPlan(Array.from({ length: 101 }, () => step))).toThrow("steps has more than 100 items");
+    expect(api.replaceWorkPlan(Array.from({ length: 100 }, () => ({ ...step, title: "é".repeat(512) }))).revision).toBe(4);
+    expect(api.getState().workPlan.revision).toBe(4);
+    expect(api.replaceWorkPlan([])).toEqual({ revision: 5, steps: [] });
+    expect(harness.ofType("work_plan_changed").map((e) => (e.workPlan as { revision: number }).revision)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("restores the latest plan when the journal is reopened, and continues its revision", async () => {

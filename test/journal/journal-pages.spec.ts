@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { SessionJournal } from "../../core/journal/session-journal.js";
 import type { JournalEntry } from "../../core/journal/journal-types.js";
 import type { OutcomeEntry } from "../../core/journal/journal-view-types.js";
-import type { MessagePage } from "../../core/session/session-types.js";
+import type { MessagePage } from "../../core/wire/session-types.js";
 import { assistantMessage, tempDir, userMessage } from "./fixtures/journal-fixtures.js";
 
 const encoded = (messages: MessagePage["messages"]): number => Buffer.byteLength(JSON.stringify(messages));

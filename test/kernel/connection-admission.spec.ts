@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { KernelHarness } from "../support/kernel-harness.js";
 import { gates } from "../support/test-family.js";
-import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
 
 const req = (id: string, method: string, params?: object) =>
   params === undefined ? { version: 1, id, method } : { version: 1, id, method, params };

@@ -4,7 +4,7 @@ import { container } from "tsyringe";
 import { ParamsValidator } from "../../core/kernel/params-validator.js";
 import { getRpcMethodMetadata } from "../../core/kernel/rpc-method.decorator.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
-import { RPC_LIMITS } from "../../core/kernel/rpc-limits.js";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
 import { COMMANDS, type CommandPort } from "../../core/ports/commands.port.js";
 import { InvokeCommandMethod } from "../../methods/command/invoke-command.method.js";
 import { InvokeCommandParams } from "../../methods/command/invoke-command.params.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { join } from "node:path";
-import type { ThinkingLevel } from "../../core/session/session-types.js";
+import type { ThinkingLevel } from "../../core/wire/session-types.js";
 import { ModelRegistry } from "../../core/models/model-registry.js";
 import { drain, TempZiHome, textOf, userContext } from "./temp-zi-home.js";
 

@@ -4,7 +4,7 @@ import * as PiAi from "@mariozechner/pi-ai";
 import { MODEL_LIST_CAP } from "../../core/models/model-registry.js";
 import type { ResolvedModel } from "../../core/models/model-runtime.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
-import { THINKING_LEVELS } from "../../core/session/session-types.js";
+import { THINKING_LEVELS } from "../../core/wire/session-types.js";
 import { TempZiHome } from "./temp-zi-home.js";
 
 const PUBLIC_KEYS = ["contextWindow", "id", "input", "maxTokens", "name", "provider", "reasoning"];

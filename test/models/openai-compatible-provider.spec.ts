@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { ModelRegistry } from "../../core/models/model-registry.js";
-import type { ThinkingLevel } from "../../core/session/session-types.js";
+import type { ThinkingLevel } from "../../core/wire/session-types.js";
 import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 import { drain, TempZiHome, textOf, userContext } from "./temp-zi-home.js";
 

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
 import { ProtocolSchema, type MethodDescription, type ProtocolDescription } from "../../core/schema/protocol-schema.js";
 import { SchemaChecker } from "../../core/schema/schema-checker.js";
-import type { JsonSchema } from "../../core/schema/json-schema-types.js";
-import type { ServerFrame } from "../../core/client/protocol-types.js";
-import type { ZiClient } from "../../core/client/zi-client.js";
-import { ZiRpcError } from "../../core/client/zi-rpc-error.js";
+import type { JsonSchema } from "../../core/wire/json-schema.js";
+import type { ServerFrame } from "../../client/protocol-types.js";
+import type { ZiClient } from "../../client/zi-client.js";
+import { ZiRpcError } from "../../client/zi-rpc-error.js";
 import { BuiltZi, RECORD_EXTENSION } from "../client/support/built-zi.js";
 import { paramSamples } from "./support/param-samples.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { AgentTool } from "../../core/session/agent-tool.js";
-import type { AgentSessionEvent } from "../../core/session/session-types.js";
+import type { AgentSessionEvent } from "../../core/wire/session-types.js";
 import { SessionHarness, textOf } from "./support/session-harness.js";
 
 const echoTool: AgentTool = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { clipUtf8 } from "../../core/session/utf8-clip.js";
+import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { HeldReply } from "./support/deferred.js";
 import { SessionHarness } from "./support/session-harness.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { SessionEventBus } from "../../core/session/session-event-bus.js";
-import type { SessionState } from "../../core/session/session-types.js";
+import type { SessionState } from "../../core/wire/session-types.js";
 import { Deferred } from "./support/deferred.js";
 
 /** A stand-in snapshot: only its identity matters here. */

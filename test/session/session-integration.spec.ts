@@ -8,7 +8,7 @@ import { SessionJournal } from "../../core/journal/session-journal.js";
 import { ModelRegistry } from "../../core/models/model-registry.js";
 import { AgentSession } from "../../core/session/agent-session.js";
 import type { AgentTool } from "../../core/session/agent-tool.js";
-import type { AgentSessionEvent } from "../../core/session/session-types.js";
+import type { AgentSessionEvent } from "../../core/wire/session-types.js";
 
 const noteTool: AgentTool = {
   name: "note",

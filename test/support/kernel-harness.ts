@@ -8,7 +8,7 @@ import { EVENT_MODE } from "../../core/kernel/kernel-ports.js";
 import type { MethodFamily } from "../../core/kernel/method-family.js";
 import { MethodRegistry } from "../../core/kernel/method-registry.js";
 import { RpcConnection } from "../../core/kernel/rpc-connection.js";
-import { RPC_LIMITS, type RpcLimits } from "../../core/kernel/rpc-limits.js";
+import { RPC_LIMITS, type RpcLimits } from "../../core/wire/limits.js";
 import { RpcServer } from "../../core/kernel/rpc-server.js";
 import { connectionFamily } from "../../methods/connection/connection.family.js";
 import { FakeSessionPorts } from "./fake-session-ports.js";

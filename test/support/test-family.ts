@@ -43,14 +43,14 @@ export class SizeParams {
   note?: string;
 }
 
-@RpcMethod("test.echo", { params: SizeParams })
+@RpcMethod("test.echo", { params: SizeParams, summary: "test method", result: {} })
 export class EchoMethod implements RpcHandler<SizeParams> {
   handle(params: SizeParams) {
     return { bytes: params.bytes, note: params.note ?? null };
   }
 }
 
-@RpcMethod("test.big", { params: SizeParams })
+@RpcMethod("test.big", { params: SizeParams, summary: "test method", result: {} })
 export class BigMethod implements RpcHandler<SizeParams> {
   handle(params: SizeParams) {
     return { data: "x".repeat(params.bytes) };
@@ -58,7 +58,7 @@ export class BigMethod implements RpcHandler<SizeParams> {
 }
 
 /** A waiting handler: later requests are admitted while it waits. */
-@RpcMethod("test.wait", { params: KeyParams, waits: true })
+@RpcMethod("test.wait", { params: KeyParams, waits: true, summary: "test method", result: {} })
 export class WaitMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams, context: RequestContext) {
     await Promise.race([gates.get(params.key), aborted(context.signal)]);
@@ -67,7 +67,7 @@ export class WaitMethod implements RpcHandler<KeyParams> {
 }
 
 /** An ordered async handler: nothing else is admitted until it answers. */
-@RpcMethod("test.slow", { params: KeyParams })
+@RpcMethod("test.slow", { params: KeyParams, summary: "test method", result: {} })
 export class SlowMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams) {
     await gates.get(params.key);
@@ -75,7 +75,7 @@ export class SlowMethod implements RpcHandler<KeyParams> {
   }
 }
 
-@RpcMethod("test.stop", { params: KeyParams, slot: "interrupt", waits: true })
+@RpcMethod("test.stop", { params: KeyParams, slot: "interrupt", waits: true, summary: "test method", result: {} })
 export class StopMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams) {
     await gates.get(params.key);
@@ -83,14 +83,14 @@ export class StopMethod implements RpcHandler<KeyParams> {
   }
 }
 
-@RpcMethod("test.fail")
+@RpcMethod("test.fail", { summary: "test method", result: {} })
 export class FailMethod implements RpcHandler {
   handle(): never {
     throw new Error("secret internal detail at /home/user/.zi/auth.json");
   }
 }
 
-@RpcMethod("test.missing")
+@RpcMethod("test.missing", { summary: "test method", result: {} })
 export class MissingMethod implements RpcHandler {
   handle(): never {
     throw new RpcError("not_found", "no such thing");
@@ -101,7 +101,15 @@ function aborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener("abort", () => reject(new RpcError("operation_failed", "aborted")), { once: true }));
 }
 
-export const testFamily: MethodFamily = {
+export const testFamily = {
   family: "test",
-  methods: [EchoMethod, BigMethod, WaitMethod, SlowMethod, StopMethod, FailMethod, MissingMethod],
-};
+  methods: {
+    "test.echo": EchoMethod,
+    "test.big": BigMethod,
+    "test.wait": WaitMethod,
+    "test.slow": SlowMethod,
+    "test.stop": StopMethod,
+    "test.fail": FailMethod,
+    "test.missing": MissingMethod,
+  },
+} satisfies MethodFamily;

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ZiClient, type ZiClientOptions } from "../../../core/client/zi-client.js";
+import { ZiClient, type ZiClientOptions } from "../../../client/zi-client.js";
 
 export const ZI_BIN = resolve("dist/bin/zi.js");
 export const RECORD_EXTENSION = resolve("test/client/fixtures/record-outcome.extension.mjs");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ExtensionHost } from "../../../core/extensions/extension-host.js";
 import { ExtensionModuleLoader } from "../../../core/extensions/extension-module-loader.js";
-import type { AgentSessionEvent } from "../../../core/session/session-types.js";
+import type { AgentSessionEvent } from "../../../core/wire/session-types.js";
 import { FakeExtensionSession } from "./fake-extension-session.js";
 
 /** A fresh temp directory with the given files (path → content), created with their parents. */

@@ -1,7 +1,7 @@
 import type { ExtensionSession } from "../../../core/extensions/extension-types.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import type { AgentTool } from "../../../core/session/agent-tool.js";
-import type { AgentSessionEvent, SessionEventListener, SessionState, WorkPlan, WorkPlanStep } from "../../../core/session/session-types.js";
+import type { AgentSessionEvent, SessionEventListener, SessionState, WorkPlan, WorkPlanStep } from "../../../core/wire/session-types.js";
 
 /**
  * Stands in for the AgentSession behind extensions: records what extensions write, holds the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { WorkPlan, WorkPlanStep } from "../../../core/session/session-types.js";
+import type { WorkPlan, WorkPlanStep } from "../../../core/wire/session-types.js";
 import { UpdatePlanTool } from "../../../plugins/coding-tools/update-plan.tool.js";
 import { makeContext, textOf } from "./tool-test-kit.js";
 
@@ -29,21 +29,23 @@ describe("UpdatePlanTool", () => {
     expect(result.details).toEqual({ revision: 2, steps });
   });
 
-  it("passes only known step fields", async () => {
+  it("refuses unknown step fields, as every work-plan writer does", async () => {
     const store = new PlanStore();
-    await new UpdatePlanTool(store.replace).execute({ steps: [{ title: "t", status: "pending", extra: "x" }] }, makeContext("/"));
-    expect(store.plan.steps).toEqual([{ title: "t", status: "pending" }]);
+    await expect(new UpdatePlanTool(store.replace).execute({ steps: [{ title: "t", status: "pending", extra: "x" }] }, makeContext("/"))).rejects.toThrow(
+      "update_plan: steps[0] has an unknown field (allowed: id, title, status).",
+    );
+    expect(store.plan.revision).toBe(0);
   });
 
   it("rejects malformed steps without calling the callback", async () => {
     const store = new PlanStore();
     const tool = new UpdatePlanTool(store.replace);
-    await expect(tool.execute({ steps: "x" }, makeContext("/"))).rejects.toThrow('"steps" must be an array');
+    await expect(tool.execute({ steps: "x" }, makeContext("/"))).rejects.toThrow("update_plan: steps must be an array.");
     await expect(tool.execute({ steps: [{ title: "t", status: "done" }] }, makeContext("/"))).rejects.toThrow(
-      "steps[0].status must be one of pending, in_progress, completed, cancelled",
+      "steps[0] needs a status: pending, in_progress, completed, cancelled",
     );
-    await expect(tool.execute({ steps: [{ title: " ", status: "pending" }] }, makeContext("/"))).rejects.toThrow(/steps\[0\]\.title/);
-    await expect(tool.execute({ steps: [{ title: "t", status: "pending", id: 5 }] }, makeContext("/"))).rejects.toThrow(/steps\[0\]\.id/);
+    await expect(tool.execute({ steps: [{ title: "", status: "pending" }] }, makeContext("/"))).rejects.toThrow("steps[0] needs a title of 1 to 1024 UTF-8 bytes");
+    await expect(tool.execute({ steps: [{ title: "t", status: "pending", id: 5 }] }, makeContext("/"))).rejects.toThrow("steps[0] id must be a string");
     expect(store.plan.revision).toBe(0);
   });
 });

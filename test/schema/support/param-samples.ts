@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../../core/schema/json-schema-types.js";
+import type { JsonSchema } from "../../../core/wire/json-schema.js";
 
 export interface ParamSample {
   label: string;

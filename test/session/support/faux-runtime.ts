@@ -1,8 +1,8 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "../../../core/models/model-runtime.js";
-import { THINKING_LEVELS } from "../../../core/session/session-types.js";
-import type { CatalogModel, ThinkingLevel } from "../../../core/session/session-types.js";
+import { THINKING_LEVELS } from "../../../core/wire/session-types.js";
+import type { CatalogModel, ThinkingLevel } from "../../../core/wire/session-types.js";
 
 type PiAiModule = typeof PiAi;
 

@@ -2,7 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import { SessionJournal } from "../../../core/journal/session-journal.js";
 import { AgentSession } from "../../../core/session/agent-session.js";
 import type { AgentSessionOptions } from "../../../core/session/agent-session-options.js";
-import type { AgentSessionEvent } from "../../../core/session/session-types.js";
+import type { AgentSessionEvent } from "../../../core/wire/session-types.js";
 import { FauxRuntime } from "./faux-runtime.js";
 import type { FauxRuntimeOptions } from "./faux-runtime.js";
 

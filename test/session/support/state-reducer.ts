@@ -1,6 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { JournalEntry } from "../../../core/journal/journal-types.js";
-import type { AgentSessionEvent, SessionState } from "../../../core/session/session-types.js";
+import type { AgentSessionEvent, SessionState } from "../../../core/wire/session-types.js";
 
 /**
  * What a client does with session events to keep a snapshot current, written from the event

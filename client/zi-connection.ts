@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import type { AgentSessionEvent } from "../session/session-types.js";
+import type { AgentSessionEvent } from "../core/wire/session-types.js";
 import type { ProtocolErrorFrame, ReadyFrame, ServerFrame } from "./protocol-types.js";
 import { ZiRpcError } from "./zi-rpc-error.js";
 

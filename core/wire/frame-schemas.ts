@@ -1,5 +1,5 @@
-import { RPC_LIMITS } from "../kernel/rpc-limits.js";
-import type { JsonSchema } from "./json-schema-types.js";
+import { RPC_LIMITS } from "./limits.js";
+import type { JsonSchema } from "./json-schema.js";
 
 /** Session event types Zi emits today; the set is open (extensions and plugins may add events). */
 export const KNOWN_EVENT_TYPES = [

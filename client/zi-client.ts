@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { AgentSessionEvent, Delivery, ThinkingLevel } from "../session/session-types.js";
+import type { AgentSessionEvent, Delivery, ThinkingLevel } from "../core/wire/session-types.js";
 import type {
   CompletionObservation,
   EventModeName,

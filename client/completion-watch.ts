@@ -1,5 +1,5 @@
 import type { CompletionObservation, PromptResult } from "./protocol-types.js";
-import type { Delivery } from "../session/session-types.js";
+import type { Delivery } from "../core/wire/session-types.js";
 
 /** What a watch needs of the client: the two requests it is built on, and the interrupt for budgets. */
 export interface CompletionWatchPort {

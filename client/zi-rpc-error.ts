@@ -1,4 +1,4 @@
-import type { FieldProblem, OperationErrorCode, ProtocolErrorCode } from "../kernel/rpc-error.js";
+import type { FieldProblem, OperationErrorCode, ProtocolErrorCode } from "../core/kernel/rpc-error.js";
 
 /** Codes the client adds: the connection ended, or Zi broke the framing contract (lost frame, bad JSON). */
 export type ClientErrorCode = "connection_closed" | "protocol_violation";

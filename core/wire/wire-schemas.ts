@@ -1,0 +1,90 @@
+import { THINKING_LEVELS } from "./session-types.js";
+import { bool, closed, count, ref, str, type JsonSchema } from "./json-schema.js";
+import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
+
+/**
+ * The shared definitions (`$defs`) of the protocol description: the wire types of core/wire/session-types.ts
+ * as JSON Schema. Those types leave no runtime metadata, so they are written here once; each method's
+ * `result` refers to them, and test/schema/ checks real frames and results of the built zi against them.
+ */
+
+const PUBLIC_MODEL_FIELDS: Record<string, JsonSchema> = {
+  provider: str,
+  id: str,
+  name: str,
+  reasoning: bool,
+  input: { type: "array", items: { enum: ["text", "image"] } },
+  contextWindow: count,
+  maxTokens: count,
+};
+const OUTCOME_FIELDS: Record<string, JsonSchema> = {
+  id: str,
+  parentId: { type: ["string", "null"] },
+  timestamp: str,
+  operationId: str,
+  capability: str,
+  operation: str,
+  result: str,
+  durationMs: { type: "number", minimum: 0 },
+  evidence: { description: "Producer-owned, at most 8 KiB encoded." },
+};
+
+export const WIRE_DEFS: Record<string, JsonSchema> = {
+  ThinkingLevel: { enum: [...THINKING_LEVELS] },
+  Delivery: { enum: ["direct", "steer", "follow_up", "continue"] },
+  PublicModel: { description: "The public model projection: nothing else about a model crosses RPC.", ...closed(PUBLIC_MODEL_FIELDS) },
+  CatalogModel: closed({ ...PUBLIC_MODEL_FIELDS, configured: bool }),
+  ModelState: { oneOf: [closed({ type: { const: "unselected" } }), closed({ type: { const: "selected" }, ...PUBLIC_MODEL_FIELDS })] },
+  Activity: {
+    oneOf: [
+      closed({ type: { enum: ["idle", "running", "aborting", "compacting", "reloading", "disposed"] } }),
+      closed({ type: { const: "failed" }, errorMessage: str }),
+    ],
+  },
+  QueuedInput: closed({ text: str, completionId: str }, ["completionId"]),
+  WorkPlan: closed({
+    revision: count,
+    steps: { type: "array", items: WORK_PLAN_STEP_SCHEMA },
+  }),
+  SessionState: closed({
+    sessionId: str,
+    activity: ref("Activity"),
+    model: ref("ModelState"),
+    thinkingLevel: ref("ThinkingLevel"),
+    supportedThinkingLevels: { type: "array", items: ref("ThinkingLevel"), minItems: 1 },
+    steeringMode: { enum: ["one-at-a-time", "all"] },
+    followUpMode: { enum: ["one-at-a-time", "all"] },
+    queuedInputs: closed({ steering: { type: "array", items: ref("QueuedInput") }, followUp: { type: "array", items: ref("QueuedInput") } }),
+    workPlan: ref("WorkPlan"),
+    messageCount: count,
+    compaction: { oneOf: [closed({ type: { const: "idle" } }), closed({ type: { const: "compacting" }, reason: { enum: ["threshold", "overflow", "manual"] } })] },
+    retry: {
+      oneOf: [
+        closed({ type: { const: "idle" } }),
+        closed({ type: { const: "waiting" }, attempt: count, maxAttempts: count, delayMs: count, errorMessage: str }),
+      ],
+    },
+    contextUsage: {
+      oneOf: [
+        closed({ type: { const: "unavailable" }, reason: { enum: ["no_model", "no_usage"] } }),
+        closed({ type: { const: "available" }, tokens: count, contextWindow: count, percent: { type: "number", minimum: 0 } }),
+      ],
+    },
+  }),
+  CompletionEvidence: {
+    description: "The latest assistant message_end of the cycle: text clipped to 50 KiB, error text to 8 KiB.",
+    ...closed({ text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool }, ["errorMessage", "errorTruncated"]),
+  },
+  MessageItem: {
+    description: "A pi-ai message (user, assistant, toolResult) or a displayed custom message, with its transcript index.",
+    type: "object",
+    properties: { index: count, role: str },
+    required: ["index", "role"],
+  },
+  OperationOutcome: {
+    description: "The open outcome envelope shared by operation_outcome events and session.get_outcomes items.",
+    ...closed(OUTCOME_FIELDS, ["evidence"]),
+  },
+  OutcomeItem: closed({ index: count, ...OUTCOME_FIELDS }, ["evidence"]),
+  CommandDescriptor: closed({ name: str, description: str, source: { enum: ["builtin", "global", "project", "cli"] } }, ["description"]),
+};

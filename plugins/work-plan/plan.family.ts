@@ -1,0 +1,14 @@
+import type { MethodFamily } from "../../core/kernel/method-family.js";
+import { GetPlanMethod } from "./get-plan.method.js";
+import { ReplacePlanMethod } from "./replace-plan.method.js";
+import type { WorkPlanGateway } from "./work-plan-gateway.js";
+import { WORK_PLAN } from "./work-plan.port.js";
+
+/** `plan.*`, bound to one plugin instance's gateway (in the family's own scope). */
+export function planFamily(gateway: WorkPlanGateway) {
+  return {
+    family: "plan",
+    methods: { "plan.get": GetPlanMethod, "plan.replace": ReplacePlanMethod },
+    register: (scope) => void scope.registerInstance(WORK_PLAN, gateway),
+  } satisfies MethodFamily;
+}
