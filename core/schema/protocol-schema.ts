@@ -8,6 +8,7 @@ import { DtoSchemaBuilder } from "./dto-schema-builder.js";
 import { FRAME_SCHEMAS, LIMITS_SCHEMA } from "../wire/frame-schemas.js";
 import type { JsonSchema, SchemaProblem } from "../wire/json-schema.js";
 import { WIRE_DEFS } from "../wire/wire-schemas.js";
+import { EVENT_DEFS } from "../wire/event-schemas.js";
 import { SchemaChecker } from "./schema-checker.js";
 
 export interface MethodDescription {
@@ -67,7 +68,7 @@ export class ProtocolSchema {
         strings: "minLength/maxLength count code points as validator.js isLength does; x-maxBytes is the UTF-8 byte bound (Buffer.byteLength) and is authoritative.",
         params: "additionalProperties is false everywhere; an optional field is omitted, never null. Omitted params mean {}.",
         errors: "invalid_request arrives as a protocol_error with details [{ field: 'params.<name>', problem }]; the other codes as a response with ok: false.",
-        events: "session_event.event.type is open; `examples` lists the types Zi emits today.",
+        events: "session_event.event is exactly one of the described events (frames.session_event), each a closed object but for pi-ai messages and journal entries.",
       },
       limits: { ...RPC_LIMITS },
       errorCodes: [
@@ -82,7 +83,7 @@ export class ProtocolSchema {
       ],
       methods,
       frames: FRAME_SCHEMAS,
-      $defs: { ...WIRE_DEFS, Limits: LIMITS_SCHEMA },
+      $defs: { ...WIRE_DEFS, ...EVENT_DEFS, Limits: LIMITS_SCHEMA },
     };
   }
 

@@ -1,32 +1,6 @@
 import { RPC_LIMITS } from "./limits.js";
+import { SESSION_EVENT_SCHEMA } from "./event-schemas.js";
 import type { JsonSchema } from "./json-schema.js";
-
-/** Session event types Zi emits today; the set is open (extensions and plugins may add events). */
-export const KNOWN_EVENT_TYPES = [
-  "agent_start",
-  "turn_start",
-  "message_start",
-  "message_update",
-  "message_end",
-  "tool_execution_start",
-  "tool_execution_update",
-  "tool_execution_end",
-  "turn_end",
-  "agent_end",
-  "queue_update",
-  "activity_changed",
-  "model_changed",
-  "thinking_level_changed",
-  "compaction_start",
-  "compaction_end",
-  "auto_retry_start",
-  "auto_retry_end",
-  "entry_appended",
-  "operation_outcome",
-  "work_plan_changed",
-  "extension_error",
-  "event_omitted",
-] as const;
 
 const frame = (type: string, properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => {
   const all: Record<string, JsonSchema> = { version: { const: 1 }, sequence: { type: "integer", minimum: 1 }, type: { const: type }, ...properties };
@@ -97,11 +71,5 @@ export const FRAME_SCHEMAS: Record<string, JsonSchema> = {
     },
     fatal: { type: "boolean" },
   }),
-  session_event: frame("session_event", {
-    event: {
-      type: "object",
-      properties: { type: { type: "string", examples: [...KNOWN_EVENT_TYPES] } },
-      required: ["type"],
-    },
-  }),
+  session_event: frame("session_event", { event: SESSION_EVENT_SCHEMA }),
 };

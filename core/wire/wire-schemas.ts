@@ -64,13 +64,14 @@ export const WIRE_DEFS: Record<string, JsonSchema> = {
         closed({ type: { const: "waiting" }, attempt: count, maxAttempts: count, delayMs: count, errorMessage: str }),
       ],
     },
-    contextUsage: {
-      oneOf: [
-        closed({ type: { const: "unavailable" }, reason: { enum: ["no_model", "no_usage"] } }),
-        closed({ type: { const: "available" }, tokens: count, contextWindow: count, percent: { type: "number", minimum: 0 } }),
-      ],
-    },
+    contextUsage: ref("ContextUsage"),
   }),
+  ContextUsage: {
+    oneOf: [
+      closed({ type: { const: "unavailable" }, reason: { enum: ["no_model", "no_usage"] } }),
+      closed({ type: { const: "available" }, tokens: count, contextWindow: count, percent: { type: "number", minimum: 0 } }),
+    ],
+  },
   CompletionEvidence: {
     description: "The latest assistant message_end of the cycle: text clipped to 50 KiB, error text to 8 KiB.",
     ...closed({ text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool }, ["errorMessage", "errorTruncated"]),

@@ -85,6 +85,20 @@ describe("ProtocolSchema.generate", () => {
     expect(names).not.toContain("session.prompt");
   });
 
+  it("describes each session event's payload, and refuses one that does not match", () => {
+    const checker = new SchemaChecker(description as never);
+    const frame = (event: object) => ({ version: 1, sequence: 2, type: "session_event", event });
+    const check = (event: object) => checker.check(description.frames.session_event!, frame(event));
+    expect(check({ type: "agent_end", reason: "completed" })).toEqual([]);
+    expect(check({ type: "agent_end", reason: "failed", errorMessage: "boom" })).toEqual([]);
+    expect(check({ type: "agent_end", reason: 5 })).not.toEqual([]);
+    expect(check({ type: "agent_end", reason: "completed", extra: true })).not.toEqual([]);
+    expect(check({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "a" } })).toEqual([]);
+    expect(check({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: -1, delta: "a" } })).not.toEqual([]);
+    expect(check({ type: "queue_update", steering: [{ text: "s" }], followUp: [] })).toEqual([]);
+    expect(check({ type: "no_such_event" })).not.toEqual([]);
+  });
+
   it("checks params the way the server names fields", () => {
     expect(ProtocolSchema.checkParams(description, "session.prompt", { delivery: "direct", text: "hi" })).toEqual([]);
     expect(ProtocolSchema.checkParams(description, "session.prompt", { delivery: "direct", text: "" }).map((p) => p.field)).toEqual(["params.text"]);

@@ -9,6 +9,8 @@ export const RECORD_EXTENSION = resolve("test/client/fixtures/record-outcome.ext
 export interface TestZiOptions extends ZiClientOptions {
   fauxScript?: object;
   extensions?: string[];
+  /** Written to `ZI_HOME/settings.json` before Zi starts. */
+  settings?: object;
 }
 
 /**
@@ -28,8 +30,9 @@ export class BuiltZi {
 
   static async start(options: TestZiOptions = {}): Promise<ZiClient> {
     if (!existsSync(ZI_BIN)) throw new Error(`${ZI_BIN} is missing: run \`npm run build\` first`);
-    const { fauxScript, extensions, ...clientOptions } = options;
+    const { fauxScript, extensions, settings, ...clientOptions } = options;
     const home = BuiltZi.home();
+    if (settings) writeFileSync(join(home, "settings.json"), JSON.stringify(settings));
     const ziArgs = [...(options.ziArgs ?? ["--no-session"])];
     for (const extension of extensions ?? []) ziArgs.push("--extension", extension);
     if (fauxScript) {

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "@jest/globals";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import ts from "typescript";
+
+/**
+ * The import rules of docs/architecture.md, checked on every file (type-only imports included: a type
+ * import is still a dependency a newcomer has to follow).
+ */
+const RULES: { layer: string; mayNotImport: string[]; except?: string[] }[] = [
+  // The wire is the bottom: every layer may import it, it imports nothing of Zi's but itself.
+  { layer: "core/wire", mayNotImport: ["core/kernel", "core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "methods", "plugins", "client"] },
+  // The kernel knows no session types: methods reach the session through ports.
+  { layer: "core/kernel", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "methods", "plugins", "client"] },
+  // core/ never reaches up into methods/, plugins/ or the client, except its composition root.
+  { layer: "core", mayNotImport: ["methods", "plugins", "client"], except: ["core/boot"] },
+  // Methods see the session only through ports, never its classes.
+  { layer: "methods", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/boot", "plugins", "client"] },
+  { layer: "client", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/boot", "core/extensions"] },
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every module a file imports or re-exports, as a repository path. */
+function imports(file: string, text = readFileSync(file, "utf8")): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier
+        ? (node.moduleSpecifier as ts.StringLiteral).text
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)
+          ? node.arguments[0].text
+          : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)
+            ? node.argument.literal.text
+            : undefined;
+    if (specifier?.startsWith(".")) found.push(normalize(join(dirname(file), specifier)));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const inside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+describe("layers import only downwards (docs/architecture.md)", () => {
+  const all = ["core", "methods", "plugins", "client", "bin"].flatMap((dir) => files(dir)).map((file) => relative(".", file));
+
+  it.each(RULES.map((rule) => [rule.layer, rule] as const))("%s", (_layer, rule) => {
+    const checked = all.filter((file) => inside(file, rule.layer) && !(rule.except ?? []).some((dir) => inside(file, dir)));
+    expect(checked.length).toBeGreaterThan(0);
+    const offending = checked.flatMap((file) =>
+      imports(file)
+        .filter((target) => rule.mayNotImport.some((dir) => inside(target, dir)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("catches a forbidden import (the check is not vacuous)", () => {
+    const targets = imports("core/kernel/probe.ts", 'import type { X } from "../session/agent-session.js";\nconst y: import("../../methods/x.js").Y = 1;');
+    expect(targets).toEqual(["core/session/agent-session.js", "methods/x.js"]);
+    expect(targets.every((target) => RULES[1]!.mayNotImport.some((dir) => inside(target, dir)))).toBe(true);
+  });
+});
