@@ -9,7 +9,7 @@ import type { RunEnd } from "./agent-run-loop.js";
 import { DEFAULT_COMPACTION, DEFAULT_RETRY } from "./agent-session-options.js";
 import type { AgentSessionOptions, SessionJournalLike } from "./agent-session-options.js";
 import { AssistantStreamer } from "./assistant-streamer.js";
-import { COMPLETION_ERROR_MAX_BYTES, CompletionTracker } from "./completion-tracker.js";
+import { CompletionTracker } from "./completion-tracker.js";
 import { IdleWatchers } from "./idle-watchers.js";
 import { contextMessages } from "./model-context.js";
 import { RetryPolicy } from "./retry-policy.js";
@@ -36,8 +36,7 @@ import type {
 } from "../wire/session-types.js";
 import { ToolRunner } from "./tool-runner.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
-
-export const MESSAGE_PAGE_MAX_BYTES = 8 * 1024 * 1024;
+import { RPC_LIMITS } from "../wire/limits.js";
 
 interface ActiveWork {
   abort: AbortController;
@@ -189,7 +188,7 @@ export class AgentSession implements SessionPort {
   }
 
   getMessages(start: number, limit: number): MessagePage {
-    return this.journal.getMessagePage(start, limit, MESSAGE_PAGE_MAX_BYTES);
+    return this.journal.getMessagePage(start, limit, RPC_LIMITS.maxMessagePageBytes);
   }
 
   getOutcomes(start: number, limit: number): OutcomePage {
@@ -296,7 +295,7 @@ export class AgentSession implements SessionPort {
     if (this.run === run) this.run = undefined;
     const announced =
       end.reason === "failed"
-        ? this.store.setActivity({ type: "failed", errorMessage: clipUtf8(end.errorMessage ?? "the run failed", COMPLETION_ERROR_MAX_BYTES).text })
+        ? this.store.setActivity({ type: "failed", errorMessage: clipUtf8(end.errorMessage ?? "the run failed", RPC_LIMITS.maxCompletionErrorBytes).text })
         : this.store.setActivity({ type: "idle" });
     this.releaseIdleWaiters(announced);
     return announced;

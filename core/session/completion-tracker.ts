@@ -1,9 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { AwaitIdleResult, CompletionEvidence } from "../wire/session-types.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
-
-export const COMPLETION_TEXT_MAX_BYTES = 50 * 1024;
-export const COMPLETION_ERROR_MAX_BYTES = 8 * 1024;
+import { RPC_LIMITS } from "../wire/limits.js";
 
 /**
  * Completion watches (rpc-protocol.md, "completionId").
@@ -55,10 +53,10 @@ export class CompletionTracker {
 
   static project(message: PiAi.AssistantMessage): CompletionEvidence {
     const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-    const clipped = clipUtf8(text, COMPLETION_TEXT_MAX_BYTES);
+    const clipped = clipUtf8(text, RPC_LIMITS.maxCompletionTextBytes);
     const evidence: CompletionEvidence = { text: clipped.text, textTruncated: clipped.truncated, stopReason: message.stopReason };
     if (message.errorMessage !== undefined) {
-      const error = clipUtf8(message.errorMessage, COMPLETION_ERROR_MAX_BYTES);
+      const error = clipUtf8(message.errorMessage, RPC_LIMITS.maxCompletionErrorBytes);
       evidence.errorMessage = error.text;
       evidence.errorTruncated = error.truncated;
     }

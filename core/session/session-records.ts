@@ -6,8 +6,7 @@ import type { SessionRecorder } from "./session-recorder.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { OperationOutcome, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 import { copyWorkPlanSteps, workPlanStepsProblem } from "../wire/work-plan-step.js";
-
-export const OUTCOME_EVIDENCE_MAX_BYTES = 8 * 1024;
+import { RPC_LIMITS } from "../wire/limits.js";
 
 export interface CustomMessageInput {
   customType: string;
@@ -19,7 +18,6 @@ export interface CustomMessageInput {
 
 /** An outcome as a producer records it: the journal adds `id`, `parentId` and `timestamp`. */
 export type OutcomeInput = Omit<OperationOutcome, "id" | "parentId" | "timestamp">;
-
 
 const invalid = (message: string): RpcError => new RpcError("operation_failed", message);
 
@@ -82,7 +80,7 @@ export class SessionRecords {
       throw invalid("evidence must be JSON-serialisable");
     }
     if (encoded === undefined) throw invalid("evidence must be JSON-serialisable");
-    if (Buffer.byteLength(encoded) > OUTCOME_EVIDENCE_MAX_BYTES) throw invalid("evidence exceeds 8 KiB when encoded as JSON");
+    if (Buffer.byteLength(encoded) > RPC_LIMITS.maxOutcomeEvidenceBytes) throw invalid("evidence exceeds 8 KiB when encoded as JSON");
   }
 
 }

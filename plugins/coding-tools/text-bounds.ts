@@ -1,20 +1,7 @@
-export interface TailText {
-  text: string;
-  truncated: boolean;
-}
+import { clipUtf8Tail, type ClippedText } from "../../core/wire/utf8-clip.js";
 
-/**
- * Keeps the last `maxBytes` of UTF-8 without splitting a character: the cut moves forward over
- * continuation bytes (10xxxxxx) to the start of the next whole character.
- */
-export function clipTailUtf8(text: string, maxBytes: number): TailText {
-  if (text.length * 3 <= maxBytes) return { text, truncated: false };
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, truncated: false };
-  let cut = bytes.length - maxBytes;
-  while (cut < bytes.length && (bytes[cut]! & 0xc0) === 0x80) cut++;
-  return { text: bytes.toString("utf8", cut), truncated: true };
-}
+/** A tail of some text, and whether anything before it was cut. */
+export type TailText = ClippedText;
 
 /**
  * The last `maxLines` lines and at most `maxBytes` of `text`. When the byte bound cuts into a line,
@@ -36,7 +23,7 @@ export function tailBounded(text: string, maxLines: number, maxBytes: number): T
     result = result.slice(cut + 1);
     truncated = true;
   }
-  const clipped = clipTailUtf8(result, maxBytes);
+  const clipped = clipUtf8Tail(result, maxBytes);
   if (clipped.truncated) {
     truncated = true;
     const onBoundary = result[result.length - clipped.text.length - 1] === "\n";

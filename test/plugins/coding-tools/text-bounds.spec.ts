@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
-import { clipChars, clipTailUtf8, tailBounded } from "../../../plugins/coding-tools/text-bounds.js";
+import { clipChars, tailBounded } from "../../../plugins/coding-tools/text-bounds.js";
+import { clipUtf8Tail } from "../../../core/wire/utf8-clip.js";
 
 describe("text bounds", () => {
   it("clips a tail on a character boundary", () => {
-    expect(clipTailUtf8("a€b", 4)).toEqual({ text: "€b", truncated: true });
-    expect(clipTailUtf8("a€b", 3)).toEqual({ text: "b", truncated: true });
-    expect(clipTailUtf8("😀😀", 5)).toEqual({ text: "😀", truncated: true });
-    expect(clipTailUtf8("abc", 3)).toEqual({ text: "abc", truncated: false });
+    expect(clipUtf8Tail("a€b", 4)).toEqual({ text: "€b", truncated: true });
+    expect(clipUtf8Tail("a€b", 3)).toEqual({ text: "b", truncated: true });
+    expect(clipUtf8Tail("😀😀", 5)).toEqual({ text: "😀", truncated: true });
+    expect(clipUtf8Tail("abc", 3)).toEqual({ text: "abc", truncated: false });
   });
 
   it("keeps the last lines within both bounds, starting on a line boundary", () => {
