@@ -53,8 +53,8 @@ if (parsed === "help") {
   log(ZiMain.version());
   code = 0;
 } else if (parsed === "schema") {
-  const { ProtocolSchema } = await import("../core/schema/protocol-schema.js");
-  const schema = JSON.stringify(ProtocolSchema.generate(await loadFamilies()), null, 2);
+  const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
+  const schema = JSON.stringify(generateProtocolSchema(await loadFamilies()), null, 2);
   await new Promise<void>((resolve) => output.write(`${schema}\n`, () => resolve()));
   code = 0;
 } else if (parsed.mode === "json") {

@@ -17,7 +17,7 @@ import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
 import type { PiAiModule } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
-import { ThinkingClamp } from "./thinking-clamp.js";
+import { clampThinkingLevel } from "./thinking-clamp.js";
 
 /**
  * `model.list` returns at most this many descriptors (about 200 bytes each, so well under the
@@ -125,7 +125,7 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel {
-    return model ? ThinkingClamp.clamp(model.supportedThinkingLevels, level) : "off";
+    return model ? clampThinkingLevel(model.supportedThinkingLevels, level) : "off";
   }
 
   /** Unregisters the faux providers from pi-ai's global api registry. */

@@ -6,13 +6,11 @@ import type { ThinkingLevel } from "../wire/session-types.js";
  * supported, else the next stronger one, else the next weaker one. Kept synchronous and free of
  * pi-ai so the session can clamp without awaiting a module load.
  */
-export class ThinkingClamp {
-  static clamp(supported: readonly ThinkingLevel[], level: ThinkingLevel): ThinkingLevel {
-    if (supported.includes(level)) return level;
-    const requested = THINKING_LEVELS.indexOf(level);
-    const stronger = THINKING_LEVELS.slice(requested + 1).find((candidate) => supported.includes(candidate));
-    if (stronger) return stronger;
-    const weaker = THINKING_LEVELS.slice(0, Math.max(requested, 0)).reverse().find((candidate) => supported.includes(candidate));
-    return weaker ?? supported[0] ?? "off";
-  }
+export function clampThinkingLevel(supported: readonly ThinkingLevel[], level: ThinkingLevel): ThinkingLevel {
+  if (supported.includes(level)) return level;
+  const requested = THINKING_LEVELS.indexOf(level);
+  const stronger = THINKING_LEVELS.slice(requested + 1).find((candidate) => supported.includes(candidate));
+  if (stronger) return stronger;
+  const weaker = THINKING_LEVELS.slice(0, Math.max(requested, 0)).reverse().find((candidate) => supported.includes(candidate));
+  return weaker ?? supported[0] ?? "off";
 }

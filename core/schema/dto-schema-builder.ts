@@ -51,56 +51,54 @@ const CUSTOM = "customValidation";
  * Derives the JSON Schema of a params DTO from class-validator's metadata storage, the same metadata
  * the server validates with: no second description to keep in step.
  */
-export class DtoSchemaBuilder {
-  static build(dto: ParamsClass | undefined): JsonSchema {
-    const schema: JsonSchema = { type: "object", properties: {}, required: [], additionalProperties: false };
-    if (dto === undefined) return schema;
-    const byProperty = new Map<string, ValidationMetadata[]>();
-    for (const metadata of getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false)) {
-      const list = byProperty.get(metadata.propertyName) ?? [];
-      list.push(metadata);
-      byProperty.set(metadata.propertyName, list);
-    }
-    const allOf: JsonSchema[] = [];
-    for (const [property, metadatas] of byProperty) {
-      const { schema: propertySchema, optional, nullable, relations } = DtoSchemaBuilder.property(dto, property, metadatas);
-      schema.properties![property] = nullable ? { anyOf: [propertySchema, { type: "null" }] } : propertySchema;
-      if (!optional) schema.required!.push(property);
-      allOf.push(...relations);
-    }
-    if (allOf.length > 0) schema.allOf = allOf;
-    return schema;
+export function paramsSchema(dto: ParamsClass | undefined): JsonSchema {
+  const schema: JsonSchema = { type: "object", properties: {}, required: [], additionalProperties: false };
+  if (dto === undefined) return schema;
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const metadata of getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false)) {
+    const list = byProperty.get(metadata.propertyName) ?? [];
+    list.push(metadata);
+    byProperty.set(metadata.propertyName, list);
   }
+  const allOf: JsonSchema[] = [];
+  for (const [property, metadatas] of byProperty) {
+    const { schema: propertySchema, optional, nullable, relations } = describeProperty(dto, property, metadatas);
+    schema.properties![property] = nullable ? { anyOf: [propertySchema, { type: "null" }] } : propertySchema;
+    if (!optional) schema.required!.push(property);
+    allOf.push(...relations);
+  }
+  if (allOf.length > 0) schema.allOf = allOf;
+  return schema;
+}
 
-  private static property(dto: ParamsClass, property: string, metadatas: ValidationMetadata[]) {
-    const schema: JsonSchema = {};
-    const relations: JsonSchema[] = [];
-    let optional = false;
-    let nullable = false;
-    for (const metadata of metadatas) {
-      const where = `${dto.name}.${property}`;
-      if (metadata.each) throw new Error(`${where}: "each" validation has no JSON Schema mapping yet`);
-      if (metadata.type === CONDITIONAL) {
-        // Zi's Optional() is ValidateIf(value !== undefined): absent is fine, null is not. class-validator's
-        // IsOptional also lets null through.
-        optional = true;
-        nullable ||= metadata.name === "isOptional";
-        continue;
-      }
-      if (metadata.type !== CUSTOM || metadata.name === undefined) {
-        throw new Error(`${where}: validation of type "${metadata.type}" has no JSON Schema mapping`);
-      }
-      const rule = PROPERTY_RULES.get(metadata.name);
-      const relation = OBJECT_RULES.get(metadata.name);
-      // A plugin's own validator describes itself: `ValidateBy({ name, constraints: [{ jsonSchema }] })`.
-      const carried = (metadata.constraints?.[0] as { jsonSchema?: JsonSchema } | undefined)?.jsonSchema;
-      if (rule) rule(schema, metadata.constraints ?? []);
-      else if (relation) relations.push(relation(property));
-      else if (carried) Object.assign(schema, carried);
-      else throw new Error(`${where}: validator "${metadata.name}" has no JSON Schema mapping (add it to core/schema/dto-schema-builder.ts)`);
+function describeProperty(dto: ParamsClass, property: string, metadatas: ValidationMetadata[]) {
+  const schema: JsonSchema = {};
+  const relations: JsonSchema[] = [];
+  let optional = false;
+  let nullable = false;
+  for (const metadata of metadatas) {
+    const where = `${dto.name}.${property}`;
+    if (metadata.each) throw new Error(`${where}: "each" validation has no JSON Schema mapping yet`);
+    if (metadata.type === CONDITIONAL) {
+      // Zi's Optional() is ValidateIf(value !== undefined): absent is fine, null is not. class-validator's
+      // IsOptional also lets null through.
+      optional = true;
+      nullable ||= metadata.name === "isOptional";
+      continue;
     }
-    // `type` first: easier to read in the printed schema.
-    const { type, ...rest } = schema;
-    return { schema: type === undefined ? rest : { type, ...rest }, optional, nullable, relations };
+    if (metadata.type !== CUSTOM || metadata.name === undefined) {
+      throw new Error(`${where}: validation of type "${metadata.type}" has no JSON Schema mapping`);
+    }
+    const rule = PROPERTY_RULES.get(metadata.name);
+    const relation = OBJECT_RULES.get(metadata.name);
+    // A plugin's own validator describes itself: `ValidateBy({ name, constraints: [{ jsonSchema }] })`.
+    const carried = (metadata.constraints?.[0] as { jsonSchema?: JsonSchema } | undefined)?.jsonSchema;
+    if (rule) rule(schema, metadata.constraints ?? []);
+    else if (relation) relations.push(relation(property));
+    else if (carried) Object.assign(schema, carried);
+    else throw new Error(`${where}: validator "${metadata.name}" has no JSON Schema mapping (add it to core/schema/dto-schema-builder.ts)`);
   }
+  // `type` first: easier to read in the printed schema.
+  const { type, ...rest } = schema;
+  return { schema: type === undefined ? rest : { type, ...rest }, optional, nullable, relations };
 }

@@ -1,7 +1,7 @@
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
-import { AtomicFileWriter } from "./atomic-file-writer.js";
+import { writeFileAtomically } from "./atomic-file-writer.js";
 import { summariseEdit } from "./edit-diff.js";
-import { TextFileReader } from "./text-file-reader.js";
+import { readTextFile } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
@@ -48,7 +48,7 @@ export class EditTool implements AgentTool {
     const absolute = resolveToolPath(context.cwd, path);
     const shown = displayPath(context.cwd, absolute);
 
-    const raw = await TextFileReader.readText(absolute, shown);
+    const raw = await readTextFile(absolute, shown);
     const bom = raw.startsWith(BOM) ? BOM : "";
     const body = raw.slice(bom.length);
     const { find, replace, matches } = this.locate(body, oldText, newText);
@@ -71,7 +71,7 @@ export class EditTool implements AgentTool {
       from = index + find.length;
     }
     edited += body.slice(from);
-    await AtomicFileWriter.write(absolute, shown, bom + edited);
+    await writeFileAtomically(absolute, shown, bom + edited);
 
     const summary = summariseEdit(body, targets[0]!, find, replace, targets.length);
     const count = `${targets.length} occurrence${targets.length > 1 ? "s" : ""}`;

@@ -6,7 +6,7 @@ import { FileWalker, type WalkedFile } from "./file-walker.js";
 import { GlobMatcher } from "./glob-matcher.js";
 import { joinBounded, resolveSearchRoot } from "./search-root.js";
 import { clipChars } from "./text-bounds.js";
-import { TextFileReader } from "./text-file-reader.js";
+import { looksBinary } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath } from "./tool-paths.js";
 
@@ -93,7 +93,7 @@ export class GrepTool implements AgentTool {
     const stats = await stat(absolute).catch(() => undefined);
     if (!stats?.isFile() || stats.size > maxScanFileBytes) return undefined;
     const bytes = await readFile(absolute).catch(() => undefined);
-    if (!bytes || TextFileReader.looksBinary(bytes)) return undefined;
+    if (!bytes || looksBinary(bytes)) return undefined;
     return bytes.toString("utf8");
   }
 }

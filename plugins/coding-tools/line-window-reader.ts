@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { TextFileReader } from "./text-file-reader.js";
+import { describeFileError, looksBinary } from "./text-file-reader.js";
 
 export interface LineWindowRequest {
   /** First line to return, 1-based. */
@@ -44,7 +44,7 @@ export class LineWindowReader {
 
   private async scan(absolute: string, shown: string): Promise<LineWindow> {
     const handle = await open(absolute, "r").catch((error: unknown) => {
-      throw new Error(TextFileReader.describe(error, shown));
+      throw new Error(describeFileError(error, shown));
     });
     try {
       const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -54,7 +54,7 @@ export class LineWindowReader {
         const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
-        if (first && TextFileReader.looksBinary(chunk)) throw new Error(`${shown} is a binary file; read shows text files only.`);
+        if (first && looksBinary(chunk)) throw new Error(`${shown} is a binary file; read shows text files only.`);
         first = false;
         this.consume(chunk);
       }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
 import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
-import { TextFileReader } from "./text-file-reader.js";
+import { describeFileError } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
@@ -34,7 +34,7 @@ export class LsTool implements AgentTool {
     const shown = displayPath(context.cwd, absolute);
     const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new Error(`${shown} is not a directory (use read for files).`);
-      throw new Error(TextFileReader.describe(error, shown));
+      throw new Error(describeFileError(error, shown));
     });
     entries.sort((a, b) => byName(a.name, b.name));
     const names: string[] = [];

@@ -1,7 +1,7 @@
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { LineWindowReader } from "./line-window-reader.js";
-import { TextFileReader } from "./text-file-reader.js";
+import { statFile } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
@@ -32,7 +32,7 @@ export class ReadTool implements AgentTool {
     const limit = args.optionalInteger("limit", { min: 1, max: maxOutputLines }) ?? maxOutputLines;
     const absolute = resolveToolPath(context.cwd, path);
     const shown = displayPath(context.cwd, absolute);
-    await TextFileReader.statFile(absolute, shown);
+    await statFile(absolute, shown);
     const window = await LineWindowReader.read(absolute, shown, { offset, limit, maxBytes: maxOutputBytes, signal: context.signal });
     const { totalLines, lines } = window;
     if (totalLines === 0) {

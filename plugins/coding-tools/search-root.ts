@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
-import { TextFileReader } from "./text-file-reader.js";
+import { describeFileError } from "./text-file-reader.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 export interface SearchRoot {
@@ -14,7 +14,7 @@ export async function resolveSearchRoot(cwd: string, path: string | undefined): 
   const absolute = resolveToolPath(cwd, path ?? ".");
   const shown = displayPath(cwd, absolute);
   const stats = await stat(absolute).catch((error: unknown) => {
-    throw new Error(TextFileReader.describe(error, shown));
+    throw new Error(describeFileError(error, shown));
   });
   return { absolute, shown, stats };
 }

@@ -1,5 +1,5 @@
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
-import { AtomicFileWriter } from "./atomic-file-writer.js";
+import { writeFileAtomically } from "./atomic-file-writer.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
@@ -26,7 +26,7 @@ export class WriteTool implements AgentTool {
     if (context.signal.aborted) throw new Error("write was interrupted before it started.");
     const absolute = resolveToolPath(context.cwd, path);
     const shown = displayPath(context.cwd, absolute);
-    const { bytes, created } = await AtomicFileWriter.write(absolute, shown, content);
+    const { bytes, created } = await writeFileAtomically(absolute, shown, content);
     return {
       content: [{ type: "text", text: `${created ? "Created" : "Wrote"} ${shown} (${bytes} bytes).` }],
       details: { path: shown, bytes, created },

@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { MethodMapOf } from "../../core/kernel/method-map.js";
 import { composeFamilies } from "../../core/extensions/plugin-composition.js";
-import { ProtocolSchema } from "../../core/schema/protocol-schema.js";
+import { generateProtocolSchema } from "../../core/schema/protocol-schema.js";
 import { SchemaChecker } from "../../core/schema/schema-checker.js";
 import { BUILTIN_FAMILIES } from "../../methods/builtin-families.js";
 import { connectionFamily } from "../../methods/connection/connection.family.js";
@@ -39,7 +39,7 @@ describe("adding a method family", () => {
   });
 
   it("appears in zi schema with its contract, and its results match it", () => {
-    const description = ProtocolSchema.generate(composeFamilies(families, builtinPlugins()));
+    const description = generateProtocolSchema(composeFamilies(families, builtinPlugins()));
     const ping = description.methods.find((method) => method.name === "echo.ping")!;
     expect(ping.summary).toBe("Answers the text back, with how many pings came before.");
     expect(ping.params.required).toEqual(["text"]);

@@ -1,8 +1,8 @@
 import "reflect-metadata";
 import { describe, expect, it } from "@jest/globals";
-import { ProtocolSchema } from "../../core/schema/protocol-schema.js";
+import { checkParams, generateProtocolSchema } from "../../core/schema/protocol-schema.js";
 import { IsEmail, IsInt, IsOptional, IsString, Matches } from "class-validator";
-import { DtoSchemaBuilder } from "../../core/schema/dto-schema-builder.js";
+import { paramsSchema } from "../../core/schema/dto-schema-builder.js";
 import { SchemaChecker } from "../../core/schema/schema-checker.js";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
 import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
@@ -40,9 +40,9 @@ class ReplacementGetState {
   }
 }
 
-describe("ProtocolSchema.generate", () => {
+describe("generateProtocolSchema", () => {
   // What every built zi serves: the built-in families plus those of the compiled-in plugins.
-  const description = ProtocolSchema.generate(composeFamilies(BUILTIN_FAMILIES, builtinPlugins()));
+  const description = generateProtocolSchema(composeFamilies(BUILTIN_FAMILIES, builtinPlugins()));
   const method = (name: string) => description.methods.find((candidate) => candidate.name === name)!;
 
   it("describes every served method, each with the result and summary its @RpcMethod declares", () => {
@@ -80,7 +80,7 @@ describe("ProtocolSchema.generate", () => {
 
   it("lets a replacing family take the earlier family's place", () => {
     const replacing: MethodFamily = { family: "session", replaces: true, methods: { "session.get_state": ReplacementGetState } };
-    const names = ProtocolSchema.generate([...BUILTIN_FAMILIES, replacing]).methods.map((candidate) => candidate.name);
+    const names = generateProtocolSchema([...BUILTIN_FAMILIES, replacing]).methods.map((candidate) => candidate.name);
     expect(names).toContain("session.get_state");
     expect(names).not.toContain("session.prompt");
   });
@@ -100,21 +100,21 @@ describe("ProtocolSchema.generate", () => {
   });
 
   it("checks params the way the server names fields", () => {
-    expect(ProtocolSchema.checkParams(description, "session.prompt", { delivery: "direct", text: "hi" })).toEqual([]);
-    expect(ProtocolSchema.checkParams(description, "session.prompt", { delivery: "direct", text: "" }).map((p) => p.field)).toEqual(["params.text"]);
-    expect(ProtocolSchema.checkParams(description, "session.prompt", { delivery: "continue", text: "" })).toEqual([]);
-    expect(ProtocolSchema.checkParams(description, "session.get_state", { x: 1 })).toEqual([{ field: "params.x", problem: "unknown field" }]);
-    expect(ProtocolSchema.checkParams(description, "session.get_messages", undefined)).toEqual([]);
+    expect(checkParams(description, "session.prompt", { delivery: "direct", text: "hi" })).toEqual([]);
+    expect(checkParams(description, "session.prompt", { delivery: "direct", text: "" }).map((p) => p.field)).toEqual(["params.text"]);
+    expect(checkParams(description, "session.prompt", { delivery: "continue", text: "" })).toEqual([]);
+    expect(checkParams(description, "session.get_state", { x: 1 })).toEqual([{ field: "params.x", problem: "unknown field" }]);
+    expect(checkParams(description, "session.get_messages", undefined)).toEqual([]);
   });
 });
 
 describe("DtoSchemaBuilder", () => {
   it("refuses a validator it cannot describe, naming it", () => {
-    expect(() => DtoSchemaBuilder.build(EmailParams)).toThrow(/EmailParams\.to: validator "isEmail" has no JSON Schema mapping/);
+    expect(() => paramsSchema(EmailParams)).toThrow(/EmailParams\.to: validator "isEmail" has no JSON Schema mapping/);
   });
 
   it("maps IsOptional to nullable, Matches to pattern, and Zi's Optional to absent-only", () => {
-    const schema = DtoSchemaBuilder.build(MixedParams);
+    const schema = paramsSchema(MixedParams);
     expect(schema.required).toEqual(["slug"]);
     expect(schema.properties!.count).toEqual({ anyOf: [{ type: "integer" }, { type: "null" }] });
     expect(schema.properties!.slug).toEqual({ type: "string", maxLength: 10, "x-maxBytes": 10, pattern: "^[a-z]+$" });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { ProtocolSchema, type MethodDescription, type ProtocolDescription } from "../../core/schema/protocol-schema.js";
+import { type MethodDescription, type ProtocolDescription, checkParams } from "../../core/schema/protocol-schema.js";
 import { SchemaChecker } from "../../core/schema/schema-checker.js";
 import type { JsonSchema } from "../../core/wire/json-schema.js";
 import type { ServerFrame } from "../../client/protocol-types.js";
@@ -25,7 +25,7 @@ const printed = spawnSync(process.execPath, ["dist/bin/zi.js", "schema"], { enco
 if (printed.status !== 0) throw new Error(`zi schema failed: ${printed.stderr}`);
 const description = JSON.parse(printed.stdout) as ProtocolDescription;
 const checker = new SchemaChecker(description as unknown as JsonSchema);
-const problemFields = (method: string, params: unknown): string[] => ProtocolSchema.checkParams(description, method, params).map((problem) => problem.field);
+const problemFields = (method: string, params: unknown): string[] => checkParams(description, method, params).map((problem) => problem.field);
 
 interface Verdict {
   accepted: boolean;
