@@ -8,7 +8,7 @@ type Rule = (schema: JsonSchema, constraints: readonly unknown[]) => void;
 /**
  * class-validator rule name → what it means in JSON Schema. Every rule a params DTO uses must be here:
  * an unknown rule makes `build` throw, so a new validator cannot slip past the generated schema (and the
- * drift test in test/schema/ then fails until it is described).
+ * drift test in test/core/schema/ then fails until it is described).
  */
 const PROPERTY_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ["isString", (s) => (s.type = "string")],

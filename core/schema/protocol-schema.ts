@@ -44,7 +44,7 @@ const CODE_ORDER: RpcErrorCode[] = ["invalid_request", "capacity", "not_found", 
 /**
  * The machine-readable protocol: every registered method with params derived from its DTO, its result
  * and error codes, the limits, and the frame envelopes. `zi schema` prints it as JSON;
- * test/schema/ sends boundary samples to the built zi so the description cannot drift from the code.
+ * test/core/schema/ sends boundary samples to the built zi so the description cannot drift from the code.
  */
 export function generateProtocolSchema(families: readonly MethodFamily[]): ProtocolDescription {
   const methods: MethodDescription[] = composeMethods(families).map((method) => {

@@ -5,7 +5,7 @@ import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
 /**
  * The shared definitions (`$defs`) of the protocol description: the wire types of core/wire/session-types.ts
  * as JSON Schema. Those types leave no runtime metadata, so they are written here once; each method's
- * `result` refers to them, and test/schema/ checks real frames and results of the built zi against them.
+ * `result` refers to them, and test/core/schema/ checks real frames and results of the built zi against them.
  */
 
 const PUBLIC_MODEL_FIELDS: Record<string, JsonSchema> = {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { AgentSessionEvent } from "../../client/protocol-types.js";
 import { ZiRpcError } from "../../client/zi-rpc-error.js";
-import { BuiltZi, RECORD_EXTENSION } from "./support/built-zi.js";
+import { BuiltZi, RECORD_EXTENSION } from "../support/built-zi.js";
 
 afterEach(() => BuiltZi.killAll());
 

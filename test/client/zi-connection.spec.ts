@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { ZiConnection } from "../../client/zi-connection.js";
 import { ZiRpcError } from "../../client/zi-rpc-error.js";
-import { FakeChild } from "./support/fake-child.js";
+import { FakeChild } from "../support/fake-child.js";
 
 const READY = { type: "ready", state: {}, limits: {} };
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import { ZiProcess } from "./support/zi-process.js";
+import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
 

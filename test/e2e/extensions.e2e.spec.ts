@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ZiProcess } from "./support/zi-process.js";
+import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
 

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ZI_BIN } from "./support/zi-process.js";
+import { ZI_BIN } from "../support/zi-process.js";
 
 function home(): string {
   return mkdtempSync(join(tmpdir(), "zi-e2e-json-"));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { ZI_BIN, ZiProcess } from "./support/zi-process.js";
+import { ZI_BIN, ZiProcess } from "../support/zi-process.js";
 import { SPEC_READY_STATE } from "../support/spec-ready-state.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -136,7 +136,7 @@ describe("zi --mode rpc as a black box: process and framing", () => {
   });
 
   it("writes ready before loading class-validator, DI and the method families, and then serves requests", async () => {
-    const probe = resolve("test/e2e/fixtures/ready-probe.mjs");
+    const probe = resolve("test/fixtures/ready-probe.mjs");
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
     expect((await zi.call("s", "session.get_state")).ok).toBe(true);
     await zi.close();

@@ -9,7 +9,7 @@ describe("package exports", () => {
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ client: "function", error: "function" });
-    expect(existsSync("dist/core/client/client-api.d.ts")).toBe(true);
+    expect(existsSync("dist/client/client-api.d.ts")).toBe(true);
   });
 
   it("zi/extension resolves, with the extension API declarations", () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
-import { ZiProcess } from "./support/zi-process.js";
+import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
 

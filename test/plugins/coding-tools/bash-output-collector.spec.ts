@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BashOutputCollector } from "../../../plugins/coding-tools/bash-output-collector.js";
-import { makeTempDir } from "./tool-test-kit.js";
+import { makeTempDir } from "../../support/tool-test-kit.js";
 
 describe("BashOutputCollector", () => {
   let dir: string;

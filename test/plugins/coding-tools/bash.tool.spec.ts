@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BashTool } from "../../../plugins/coding-tools/bash.tool.js";
-import { isAlive, makeContext, makeTempDir, textOf, waitFor } from "./tool-test-kit.js";
+import { isAlive, makeContext, makeTempDir, textOf, waitFor } from "../../support/tool-test-kit.js";
 
 /** The output part of a result, without the trailing "[...]" notes. */
 const bodyOf = (text: string): string => (text.includes("\n\n[") ? text.slice(0, text.indexOf("\n\n[")) : text);

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentTool, AgentToolResult } from "../../../core/session/agent-tool.js";
 import { CodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
-import { makeTempDir, textOf } from "./tool-test-kit.js";
+import { makeTempDir, textOf } from "../../support/tool-test-kit.js";
 
 const byName = (tools: AgentTool[], name: string): AgentTool => tools.find((tool) => tool.name === name)!;
 

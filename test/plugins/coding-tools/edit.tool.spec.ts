@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EditTool } from "../../../plugins/coding-tools/edit.tool.js";
-import { makeTempDir, run, textOf } from "./tool-test-kit.js";
+import { makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
 describe("EditTool", () => {
   let dir: string;

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GrepTool } from "../../../plugins/coding-tools/grep.tool.js";
-import { writeSearchTree } from "./search-tree.js";
-import { makeContext, makeTempDir, run, textOf } from "./tool-test-kit.js";
+import { writeSearchTree } from "../../support/search-tree.js";
+import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
 describe("GrepTool", () => {
   let dir: string;

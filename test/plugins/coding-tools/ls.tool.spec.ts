@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LsTool } from "../../../plugins/coding-tools/ls.tool.js";
-import { makeTempDir, run, textOf } from "./tool-test-kit.js";
+import { makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
 describe("LsTool", () => {
   let dir: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ReadTool } from "../../../plugins/coding-tools/read.tool.js";
-import { makeContext, makeTempDir, run, textOf } from "./tool-test-kit.js";
+import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
 const numbered = (count: number, width = 0): string =>
   Array.from({ length: count }, (_, i) => `line ${i + 1}${"x".repeat(width)}`).join("\n") + "\n";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WriteTool } from "../../../plugins/coding-tools/write.tool.js";
-import { makeContext, makeTempDir, run, textOf } from "./tool-test-kit.js";
+import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
 describe("WriteTool", () => {
   let dir: string;

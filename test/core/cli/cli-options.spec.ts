@@ -1,0 +1,58 @@
+import { describe, expect, it } from "@jest/globals";
+import { CliOptions, UsageError } from "../../../core/cli/cli-options.js";
+
+const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => CliOptions.parse(args, env);
+const refusal = (args: string[]) => {
+  try {
+    parse(args);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a usage error for ${args.join(" ")}`);
+};
+
+describe("CliOptions", () => {
+  it("parses the rpc entry point of decisions.md, repeatable --extension and --flag=value", () => {
+    expect(parse(["--mode", "rpc", "--session", "s.jsonl", "--extension", "a.ts", "--extension=b.ts", "--faux-script=f.json"])).toEqual({
+      mode: "rpc",
+      prompt: undefined,
+      model: undefined,
+      noSession: false,
+      sessionFile: "s.jsonl",
+      extensions: ["a.ts", "b.ts"],
+      fauxScript: "f.json",
+    });
+  });
+
+  it("takes the faux script from ZI_FAUX_SCRIPT unless --faux-script is given", () => {
+    expect(parse(["--mode", "rpc"], { ZI_FAUX_SCRIPT: "env.json" })).toMatchObject({ fauxScript: "env.json" });
+    expect(parse(["--mode", "rpc", "--faux-script", "flag.json"], { ZI_FAUX_SCRIPT: "env.json" })).toMatchObject({ fauxScript: "flag.json" });
+  });
+
+  it("refuses positional arguments, unknown flags, a missing mode and --model in rpc mode", () => {
+    expect(refusal(["--mode", "rpc", "hello"])).toMatch(/positional/);
+    expect(refusal(["--mode", "rpc", "--bogus"])).toMatch(/unknown option --bogus/);
+    expect(refusal([])).toMatch(/--mode is required/);
+    expect(refusal(["--mode", "chat"])).toMatch(/unsupported mode/);
+    expect(refusal(["--mode", "rpc", "--model", "faux/echo"])).toMatch(/--model/);
+    expect(refusal(["--mode", "rpc", "--session"])).toMatch(/needs a value/);
+    expect(refusal(["--mode", "rpc", "--no-session", "--session", "s.jsonl"])).toMatch(/cannot be combined/);
+  });
+
+  it("joins json-mode positionals into the prompt and splits --model at the first slash", () => {
+    expect(parse(["--mode", "json", "--model", "local/org/model:7b", "fix", "the", "bug"])).toMatchObject({
+      mode: "json",
+      prompt: "fix the bug",
+      model: { provider: "local", id: "org/model:7b" },
+    });
+    expect(refusal(["--mode", "json"])).toMatch(/needs a prompt/);
+    expect(refusal(["--mode", "json", "--model", "echo", "hi"])).toMatch(/PROVIDER\/ID/);
+  });
+
+  it("recognises help, version and the schema subcommand", () => {
+    expect(parse(["--help"])).toBe("help");
+    expect(parse(["--mode", "rpc", "--version"])).toBe("version");
+    expect(parse(["schema"])).toBe("schema");
+  });
+});

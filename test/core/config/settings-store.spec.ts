@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { SettingsStore } from "../../../core/config/settings-store.js";
+import { RpcError } from "../../../core/kernel/rpc-error.js";
+import { TempZiHome } from "../../support/temp-zi-home.js";
+
+describe("SettingsStore", () => {
+  let home: TempZiHome;
+  beforeEach(() => {
+    home = new TempZiHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it("treats missing files as empty", () => {
+    const store = new SettingsStore(home.paths, home.warn);
+    expect(store.get("thinkingLevel")).toBeUndefined();
+    expect(store.getThinkingLevel()).toBeUndefined();
+    expect(home.warnings).toEqual([]);
+  });
+
+  it("lets the project file override the global one key by key", () => {
+    home.write(home.paths.globalSettingsFile, { thinkingLevel: "low", defaultModel: { provider: "faux", id: "echo" } });
+    home.write(home.paths.projectSettingsFile, { thinkingLevel: "high" });
+    const store = new SettingsStore(home.paths, home.warn);
+    expect(store.getThinkingLevel()).toBe("high");
+    expect(store.getDefaultModel()).toEqual({ provider: "faux", id: "echo" });
+  });
+
+  it("ignores values that are not thinking levels", () => {
+    home.write(home.paths.globalSettingsFile, { thinkingLevel: "extreme" });
+    expect(new SettingsStore(home.paths, home.warn).getThinkingLevel()).toBeUndefined();
+  });
+
+  it("warns once about a malformed file and treats it as empty", () => {
+    home.write(home.paths.globalSettingsFile, { thinkingLevel: "low" });
+    home.write(home.paths.projectSettingsFile, "{ not json");
+    const store = new SettingsStore(home.paths, home.warn);
+    expect(store.getThinkingLevel()).toBe("low");
+    expect(store.get("other")).toBeUndefined();
+    expect(home.warnings).toHaveLength(1);
+    expect(home.warnings[0]).toContain("project settings");
+    expect(home.warnings[0]).not.toContain("\n");
+  });
+
+  it("treats a non-object file as malformed", () => {
+    home.write(home.paths.globalSettingsFile, "[1, 2]");
+    expect(new SettingsStore(home.paths, home.warn).get("0")).toBeUndefined();
+    expect(home.warnings).toHaveLength(1);
+  });
+
+  it("writes a scope by merging, creating directories, leaving no temporary file", async () => {
+    home.write(home.paths.projectSettingsFile, { keep: 1, thinkingLevel: "low" });
+    const store = new SettingsStore(home.paths, home.warn);
+    await store.write("project", { thinkingLevel: "medium" });
+    await store.write("global", { thinkingLevel: "minimal" });
+
+    expect(JSON.parse(readFileSync(home.paths.projectSettingsFile, "utf8"))).toEqual({ keep: 1, thinkingLevel: "medium" });
+    expect(JSON.parse(readFileSync(home.paths.globalSettingsFile, "utf8"))).toEqual({ thinkingLevel: "minimal" });
+    expect(store.getThinkingLevel()).toBe("medium");
+    expect(new SettingsStore(home.paths, home.warn).getThinkingLevel()).toBe("medium");
+    expect(readdirSync(dirname(home.paths.globalSettingsFile))).toEqual(["settings.json"]);
+    expect(readdirSync(dirname(home.paths.projectSettingsFile))).toEqual(["settings.json"]);
+  });
+
+  it("removes keys patched with undefined and keeps concurrent writes", async () => {
+    const store = new SettingsStore(home.paths, home.warn);
+    await Promise.all([store.write("global", { a: 1, b: 2 }), store.write("global", { c: 3 }), store.write("global", { b: undefined })]);
+    expect(JSON.parse(readFileSync(home.paths.globalSettingsFile, "utf8"))).toEqual({ a: 1, c: 3 });
+  });
+
+  it("keeps edits made by someone else since startup", async () => {
+    const store = new SettingsStore(home.paths, home.warn);
+    expect(store.get("x")).toBeUndefined();
+    home.write(home.paths.globalSettingsFile, { editor: "vim" });
+    await store.write("global", { thinkingLevel: "high" });
+    expect(JSON.parse(readFileSync(home.paths.globalSettingsFile, "utf8"))).toEqual({ editor: "vim", thinkingLevel: "high" });
+  });
+
+  it("refuses to overwrite a malformed file", async () => {
+    home.write(home.paths.globalSettingsFile, "{ broken");
+    const store = new SettingsStore(home.paths, home.warn);
+    const failure = await store.write("global", { thinkingLevel: "high" }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RpcError);
+    expect((failure as RpcError).code).toBe("operation_failed");
+    expect(readFileSync(home.paths.globalSettingsFile, "utf8")).toBe("{ broken");
+  });
+});

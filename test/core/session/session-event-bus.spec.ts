@@ -1,0 +1,80 @@
+import { describe, expect, it } from "@jest/globals";
+import { SessionEventBus } from "../../../core/session/session-event-bus.js";
+import type { SessionState } from "../../../core/wire/session-types.js";
+import { Deferred } from "../../support/deferred.js";
+
+/** A stand-in snapshot: only its identity matters here. */
+const stateWith = (marker: number): SessionState => ({ messageCount: marker }) as SessionState;
+
+describe("SessionEventBus", () => {
+  it("delivers synchronously while no listener blocks", () => {
+    const bus = new SessionEventBus(() => stateWith(0), () => undefined);
+    const seen: string[] = [];
+    bus.subscribe((event) => void seen.push(event.type));
+    void bus.emit({ type: "a" });
+    void bus.emit({ type: "b" });
+    expect(seen).toEqual(["a", "b"]);
+    expect(bus.deliveredState).toBeUndefined();
+  });
+
+  it("holds later events behind a listener's promise, in order, and resolves emits on acceptance", async () => {
+    let marker = 0;
+    const bus = new SessionEventBus(() => stateWith(marker), () => undefined);
+    const gate = new Deferred();
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      seen.push(event.type);
+      if (event.type === "slow") return gate.promise;
+    });
+    marker = 1;
+    const slow = bus.emit({ type: "slow" });
+    marker = 2;
+    const after = bus.emit({ type: "after" });
+    let acceptedAfter = false;
+    void after.then(() => (acceptedAfter = true));
+    await Promise.resolve();
+    expect(seen).toEqual(["slow"]);
+    expect(acceptedAfter).toBe(false);
+    // While "slow" is in delivery, readers see the state stamped on it, not the newer one.
+    expect(bus.deliveredState?.messageCount).toBe(1);
+    gate.resolve();
+    await slow;
+    await after;
+    expect(seen).toEqual(["slow", "after"]);
+    await bus.whenDrained();
+    expect(bus.deliveredState).toBeUndefined();
+  });
+
+  it("reports a failing listener and keeps delivering to the others", async () => {
+    const warnings: string[] = [];
+    const bus = new SessionEventBus(() => stateWith(0), (message) => warnings.push(message));
+    const seen: string[] = [];
+    bus.subscribe(() => {
+      throw new Error("sync failure");
+    });
+    bus.subscribe(() => Promise.reject(new Error("async failure")));
+    const stop = bus.subscribe((event) => void seen.push(event.type));
+    await bus.emit({ type: "one" });
+    stop();
+    await bus.emit({ type: "two" });
+    expect(seen).toEqual(["one"]);
+    expect(warnings).toEqual([
+      "a session event listener failed on one: sync failure",
+      "a session event listener failed on one: async failure",
+      "a session event listener failed on two: sync failure",
+      "a session event listener failed on two: async failure",
+    ]);
+  });
+
+  it("queues an event emitted by a listener behind the one being delivered", () => {
+    const bus = new SessionEventBus(() => stateWith(0), () => undefined);
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      if (event.type === "outer") void bus.emit({ type: "inner" });
+      seen.push(`first:${event.type}`);
+    });
+    bus.subscribe((event) => void seen.push(`second:${event.type}`));
+    void bus.emit({ type: "outer" });
+    expect(seen).toEqual(["first:outer", "second:outer", "first:inner", "second:inner"]);
+  });
+});

@@ -1,0 +1,101 @@
+import type * as PiAi from "@mariozechner/pi-ai";
+import { SessionJournal } from "../../core/journal/session-journal.js";
+import { AgentSession } from "../../core/session/agent-session.js";
+import type { AgentSessionOptions } from "../../core/session/agent-session-options.js";
+import type { AgentSessionEvent } from "../../core/wire/session-types.js";
+import { FauxRuntime } from "./faux-runtime.js";
+import type { FauxRuntimeOptions } from "./faux-runtime.js";
+
+export type HarnessOptions = Omit<Partial<AgentSessionOptions>, "runtime" | "journal"> & {
+  faux?: FauxRuntimeOptions;
+  /** Model to select before the test starts; null selects none. Default faux/plain. */
+  model?: string | null;
+  journal?: SessionJournal;
+};
+
+/** An AgentSession on an in-memory journal and the faux runtime, recording every event. */
+export class SessionHarness {
+  readonly events: AgentSessionEvent[] = [];
+
+  private constructor(
+    readonly session: AgentSession,
+    readonly runtime: FauxRuntime,
+    readonly journal: SessionJournal,
+    readonly warnings: string[],
+  ) {
+    session.subscribe((event) => void this.events.push(event));
+  }
+
+  static async create(options: HarnessOptions = {}): Promise<SessionHarness> {
+    const runtime = await FauxRuntime.create(options.faux);
+    const journal = options.journal ?? SessionJournal.inMemory("session-test", "/tmp");
+    const { faux: _faux, model, journal: _journal, ...rest } = options;
+    const warnings: string[] = [];
+    const session = new AgentSession({
+      cwd: "/tmp",
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 4 },
+      warn: (message) => warnings.push(message),
+      ...rest,
+      runtime,
+      journal,
+    });
+    const harness = new SessionHarness(session, runtime, journal, warnings);
+    if (model !== null) await session.models.select("faux", model ?? "plain");
+    harness.events.length = 0;
+    return harness;
+  }
+
+  dispose(): void {
+    this.runtime.dispose();
+  }
+
+  /** Runs a direct prompt to idle. */
+  async ask(text: string): Promise<void> {
+    await this.session.prompt({ delivery: "direct", text });
+    await this.idle();
+  }
+
+  async idle(): Promise<void> {
+    await this.session.awaitIdle(undefined, new AbortController().signal);
+  }
+
+  types(): string[] {
+    return this.events.map((event) => event.type);
+  }
+
+  ofType(type: string): AgentSessionEvent[] {
+    return this.events.filter((event) => event.type === type);
+  }
+
+  /** Resolves at the first event of `type` (already recorded or future). */
+  next(type: string, predicate: (event: AgentSessionEvent) => boolean = () => true): Promise<AgentSessionEvent> {
+    const seen = this.events.find((event) => event.type === type && predicate(event));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => {
+      const stop = this.session.subscribe((event) => {
+        if (event.type === type && predicate(event)) {
+          stop();
+          resolve(event);
+        }
+      });
+    });
+  }
+
+  /** Every message the journal holds, in order. */
+  messages(): PiAi.Message[] {
+    return [...this.journal.entries()].flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+  }
+
+  userTexts(): string[] {
+    return this.messages().flatMap((message) =>
+      message.role === "user" && Array.isArray(message.content)
+        ? [message.content.map((block) => (block.type === "text" ? block.text : "")).join("")]
+        : [],
+    );
+  }
+}
+
+export const textOf = (message: PiAi.Message): string =>
+  typeof message.content === "string"
+    ? message.content
+    : message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
