@@ -31,5 +31,3 @@ export interface ModelRuntime {
   classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind;
   clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel;
 }
-
-export const MODEL_RUNTIME = Symbol.for("zi.model-runtime");
