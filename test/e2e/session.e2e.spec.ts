@@ -90,7 +90,9 @@ describe("zi --mode rpc as a black box: deliveries, thinking and paging", () => 
   });
 
   it("session.interrupt discards queued steering and follow-up input: nothing of the cycle runs later", async () => {
-    const zi = new ZiProcess({ fauxScript: { responses: [{ text: "never", delayMs: 20000 }, { text: "after" }] } });
+    // The first reply waits an hour before its first token: only the interrupt ends it, so the queued
+    // input is still queued when the interrupt arrives, however slow the machine.
+    const zi = new ZiProcess({ fauxScript: { responses: [{ text: "never", delayMs: 3_600_000 }, { text: "after" }] } });
     await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
     expect((await zi.call("d", "session.prompt", { delivery: "direct", text: "first" })).result).toMatchObject({ admission: "started" });
     expect((await zi.call("s", "session.prompt", { delivery: "steer", text: "s1" })).result).toMatchObject({ admission: "joined" });
