@@ -31,6 +31,7 @@ try {
 }
 
 const output = StdoutGuard.protocolSink();
+const print = (text: string) => new Promise<void>((resolve) => output.write(`${text}\n`, () => resolve()));
 // Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
 const loadPlugins = () =>
@@ -46,16 +47,16 @@ const loadFamilies = async () => {
 const createModule = (options: ZiOptions) => AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
 
 let code: number;
+// Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
 if (parsed === "help") {
-  log(CliOptions.usage);
+  await print(CliOptions.usage);
   code = 0;
 } else if (parsed === "version") {
-  log(ZiMain.version());
+  await print(ZiMain.version());
   code = 0;
 } else if (parsed === "schema") {
   const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
-  const schema = JSON.stringify(generateProtocolSchema(await loadFamilies()), null, 2);
-  await new Promise<void>((resolve) => output.write(`${schema}\n`, () => resolve()));
+  await print(JSON.stringify(generateProtocolSchema(await loadFamilies()), null, 2));
   code = 0;
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");

@@ -65,7 +65,7 @@ export class ZiClient {
 
   /** Spawns Zi and resolves once `ready` arrived; a Zi that exits first rejects with its stderr. */
   static async start(options: ZiClientOptions = {}): Promise<ZiClient> {
-    const ziPath = options.ziPath ?? fileURLToPath(new URL("../../bin/zi.js", import.meta.url));
+    const ziPath = options.ziPath ?? fileURLToPath(new URL("../bin/zi.js", import.meta.url));
     const args = options.args ?? [ziPath, "--mode", "rpc", ...(options.ziArgs ?? ["--no-session"])];
     const child = spawn(options.command ?? process.execPath, args, { env: options.env ?? process.env, cwd: options.cwd });
     const connection = new ZiConnection(child, options);

@@ -101,9 +101,8 @@ export class AgentSessionModule implements SessionModule {
     if (this.session.getState().model.type === "unselected" && fallback) await this.models.select(fallback.provider, fallback.id);
   }
 
-  /** The client disconnected: its queued steering and follow-up input goes with it. */
+  /** The client disconnected: an interrupt, which also discards its queued steering and follow-up input. */
   async cancel(): Promise<void> {
-    this.session.clearQueues();
     await this.session.interrupt();
   }
 

@@ -44,8 +44,16 @@ export class SettingsStore {
     return THINKING_LEVELS.find((level) => level === value);
   }
 
+  /**
+   * `defaultModel` as `"provider/id"` (split at the first slash, as `--model` is: ids may contain
+   * slashes, provider names do not) or `{ provider, id }`. Anything else counts as unset.
+   */
   getDefaultModel(): DefaultModelSetting | undefined {
     const value = this.get("defaultModel");
+    if (typeof value === "string") {
+      const slash = value.indexOf("/");
+      return slash > 0 && slash < value.length - 1 ? { provider: value.slice(0, slash), id: value.slice(slash + 1) } : undefined;
+    }
     if (typeof value !== "object" || value === null) return undefined;
     const { provider, id } = value as Record<string, unknown>;
     return typeof provider === "string" && typeof id === "string" ? { provider, id } : undefined;

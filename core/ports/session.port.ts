@@ -20,7 +20,7 @@ export interface SessionPort {
   /** Events in source order. The producer awaits a listener's returned promise before its next event. */
   subscribe(listener: SessionEventListener): () => void;
   prompt(input: PromptInput): Promise<PromptResult>;
-  /** Aborts the active run (and a pending retry wait or command); resolves once settled. */
+  /** Discards queued steering and follow-up input, aborts the active run (and a pending retry wait or command); resolves once settled. */
   interrupt(): Promise<void>;
   /** Resolves when the session is idle; `signal` lets the caller stop waiting. */
   awaitIdle(completionId: string | undefined, signal: AbortSignal): Promise<AwaitIdleResult>;

@@ -161,11 +161,13 @@ export class AgentSession implements SessionPort {
   }
 
   /**
-   * Aborts the active run (model stream, running tool, retry wait) or exclusive operation and
-   * resolves once it has settled. Queued inputs survive: they wait for the next direct prompt or
-   * continue (`clearQueues` discards them). From `failed` it returns the session to `idle`.
+   * Discards queued steering and follow-up input (announced by `queue_update`), aborts the active
+   * run (model stream, running tool, retry wait) or exclusive operation and resolves once it has
+   * settled. The queues go first, so nothing from the interrupted cycle starts on its own later;
+   * the client has the texts and can resend them. From `failed` it returns the session to `idle`.
    */
   async interrupt(): Promise<void> {
+    this.store.clearQueues();
     const exclusive = this.exclusive;
     if (exclusive) {
       exclusive.abort.abort();
@@ -193,11 +195,6 @@ export class AgentSession implements SessionPort {
 
   getOutcomes(start: number, limit: number): OutcomePage {
     return this.journal.getOutcomePage(start, limit);
-  }
-
-  /** Discards every queued steering and follow-up input (e.g. when the client disconnects). */
-  clearQueues(): void {
-    this.store.clearQueues();
   }
 
   /** Resolves the model a resumed session recorded (no-op otherwise); see SessionModels. */
@@ -237,7 +234,6 @@ export class AgentSession implements SessionPort {
   async dispose(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    this.store.clearQueues();
     await this.interrupt();
     this.releaseIdleWaiters(this.store.setActivity({ type: "disposed" }));
     await this.store.bus.whenDrained();

@@ -51,12 +51,13 @@ describe("zi --mode json", () => {
     expect(noPrompt.events).toEqual([]);
   });
 
-  it("uses defaultModel from settings.json when no --model is given", () => {
+  it.each([["faux/echo"], [{ provider: "faux", id: "echo" }]])("uses defaultModel %j from settings.json when no --model is given", (defaultModel) => {
     const dir = home();
-    writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultModel: { provider: "faux", id: "echo" } }));
+    writeFileSync(join(dir, "settings.json"), JSON.stringify({ defaultModel }));
     const { status, events } = runJson(["from settings"], dir);
     expect(status).toBe(0);
-    expect(events.find((e) => e.type === "model_changed").model.id).toBe("echo");
+    expect(events.find((e) => e.type === "model_changed").model).toMatchObject({ provider: "faux", id: "echo" });
+    expect(events.filter((e) => e.type === "message_update").map((e) => e.assistantMessageEvent.delta).join("")).toBe("Echo: from settings");
   });
 
   it("exits 130 on SIGINT, after interrupting the run", async () => {

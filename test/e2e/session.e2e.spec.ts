@@ -89,6 +89,33 @@ describe("zi --mode rpc as a black box: deliveries, thinking and paging", () => 
     await zi.close();
   });
 
+  it("session.interrupt discards queued steering and follow-up input: nothing of the cycle runs later", async () => {
+    // The first reply waits an hour before its first token: only the interrupt ends it, so the queued
+    // input is still queued when the interrupt arrives, however slow the machine.
+    const zi = new ZiProcess({ fauxScript: { responses: [{ text: "never", delayMs: 3_600_000 }, { text: "after" }] } });
+    await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+    expect((await zi.call("d", "session.prompt", { delivery: "direct", text: "first" })).result).toMatchObject({ admission: "started" });
+    expect((await zi.call("s", "session.prompt", { delivery: "steer", text: "s1" })).result).toMatchObject({ admission: "joined" });
+    expect((await zi.call("f", "session.prompt", { delivery: "follow_up", text: "f1" })).result).toMatchObject({ admission: "joined" });
+    expect((await zi.call("st1", "session.get_state")).result.queuedInputs).toEqual({ steering: [{ text: "s1" }], followUp: [{ text: "f1" }] });
+
+    expect(await zi.call("i", "session.interrupt")).toMatchObject({ ok: true, result: {} });
+    const after = zi.frames.slice(zi.frames.findIndex((f) => f.id === "st1") + 1);
+    const kinds = after.map((f) => (f.type === "session_event" ? f.event.type : `${f.type}:${f.id}`));
+    expect(kinds.indexOf("queue_update")).toBeGreaterThanOrEqual(0);
+    expect(kinds.indexOf("queue_update")).toBeLessThan(kinds.indexOf("agent_end"));
+    expect(kinds.indexOf("agent_end")).toBeLessThan(kinds.indexOf("response:i"));
+    expect(after.find((f) => f.event?.type === "queue_update").event).toEqual({ type: "queue_update", steering: [], followUp: [] });
+    expect(after.find((f) => f.event?.type === "agent_end").event).toEqual({ type: "agent_end", reason: "interrupted" });
+    expect((await zi.call("st2", "session.get_state")).result.queuedInputs).toEqual({ steering: [], followUp: [] });
+
+    await zi.call("d2", "session.prompt", { delivery: "direct", text: "again" });
+    await zi.call("w", "session.await_idle");
+    const users = (await zi.call("g", "session.get_messages")).result.messages.filter((m: any) => m.role === "user").map((m: any) => m.content[0].text);
+    expect(users).toEqual(["first", "again"]);
+    expect(await zi.close()).toEqual({ code: 0, signal: null });
+  });
+
   it("clamps a thinking level the model lacks and persists it by scope", async () => {
     const project = (await import("node:fs")).mkdtempSync(join((await import("node:os")).tmpdir(), "zi-e2e-project-"));
     const zi = new ZiProcess({ fauxScript: { responses: [] }, cwd: project });

@@ -1,6 +1,8 @@
+// Jest links ESM modules concurrently: only a first import in the test file itself is sure to load
+// reflect-metadata before tsyringe (zi/testing imports it too, which is enough under plain Node).
 import "reflect-metadata";
 import { describe, expect, it, jest } from "@jest/globals";
-import { container } from "tsyringe";
+import { resolveHandler } from "../../core/testing/testing-api.js";
 import { ParamsValidator } from "../../core/kernel/params-validator.js";
 import { getRpcMethodMetadata } from "../../core/kernel/rpc-method.decorator.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
@@ -15,13 +17,6 @@ function commandsMock(): jest.Mocked<CommandPort> {
     list: jest.fn(() => [{ name: "deploy", description: "Ship it", source: "project" as const }]),
     invoke: jest.fn(async (name: string) => ({ message: `ran ${name}` })),
   };
-}
-
-/** A fresh child container per test, with the port mocked by registerInstance. */
-function resolve<T>(handler: new (...args: any[]) => T, commands: CommandPort): T {
-  const child = container.createChildContainer();
-  child.registerInstance(COMMANDS, commands);
-  return child.resolve(handler);
 }
 
 function problems(params: Record<string, unknown>): string[] {
@@ -39,12 +34,12 @@ function problems(params: Record<string, unknown>): string[] {
 describe("command family handlers", () => {
   it("command.list wraps the port's descriptors in { commands }", () => {
     const commands = commandsMock();
-    expect(resolve(ListCommandsMethod, commands).handle()).toEqual({ commands: [{ name: "deploy", description: "Ship it", source: "project" }] });
+    expect(resolveHandler(ListCommandsMethod, { [COMMANDS]: commands }).handle()).toEqual({ commands: [{ name: "deploy", description: "Ship it", source: "project" }] });
   });
 
   it("command.invoke passes the name and raw arguments, defaulting arguments to the empty string", async () => {
     const commands = commandsMock();
-    const handler = resolve(InvokeCommandMethod, commands);
+    const handler = resolveHandler(InvokeCommandMethod, { [COMMANDS]: commands });
     expect(await handler.handle({ name: "deploy", arguments: "/x --y" })).toEqual({ message: "ran deploy" });
     await handler.handle({ name: "deploy" });
     expect(commands.invoke.mock.calls).toEqual([["deploy", "/x --y"], ["deploy", ""]]);
@@ -53,7 +48,7 @@ describe("command family handlers", () => {
   it("command.invoke lets the port's RpcError through (not_found stays not_found)", async () => {
     const commands = commandsMock();
     commands.invoke.mockRejectedValueOnce(new RpcError("not_found", "no command with this name"));
-    await expect(resolve(InvokeCommandMethod, commands).handle({ name: "nope" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(resolveHandler(InvokeCommandMethod, { [COMMANDS]: commands }).handle({ name: "nope" })).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("command.invoke waits (later requests are admitted meanwhile); command.list is ordered", () => {

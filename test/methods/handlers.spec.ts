@@ -1,9 +1,10 @@
+// Jest links ESM modules concurrently: only a first import in the test file itself is sure to load
+// reflect-metadata before tsyringe (zi/testing imports it too, which is enough under plain Node).
 import "reflect-metadata";
 import { describe, expect, it, jest } from "@jest/globals";
-import { container } from "tsyringe";
+import { requestContext, resolveHandler } from "../../core/testing/testing-api.js";
 import { EventMode } from "../../core/kernel/event-mode.js";
 import { EVENT_MODE } from "../../core/kernel/kernel-ports.js";
-import type { RequestContext } from "../../core/kernel/rpc-handler.js";
 import { MODELS, type ModelPort } from "../../core/ports/model.port.js";
 import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
 import { THINKING, type ThinkingPort } from "../../core/ports/thinking.port.js";
@@ -19,7 +20,6 @@ import { PromptMethod } from "../../methods/session/prompt.method.js";
 import { ListThinkingMethod } from "../../methods/thinking/list-thinking.method.js";
 import { SelectThinkingMethod } from "../../methods/thinking/select-thinking.method.js";
 
-const context = (signal = new AbortController().signal): RequestContext => ({ id: "r", method: "m", signal });
 
 function sessionMock(): jest.Mocked<SessionPort> {
   return {
@@ -33,25 +33,15 @@ function sessionMock(): jest.Mocked<SessionPort> {
   };
 }
 
-/** A fresh child container per test: mocks never leak between tests. */
-function resolve<T>(handler: new (...args: any[]) => T, mocks: { session?: SessionPort; models?: ModelPort; thinking?: ThinkingPort; mode?: EventMode }) {
-  const child = container.createChildContainer();
-  if (mocks.session) child.registerInstance(SESSION, mocks.session);
-  if (mocks.models) child.registerInstance(MODELS, mocks.models);
-  if (mocks.thinking) child.registerInstance(THINKING, mocks.thinking);
-  if (mocks.mode) child.registerInstance(EVENT_MODE, mocks.mode);
-  return child.resolve(handler);
-}
-
 describe("session family handlers", () => {
   it("session.get_state returns the port's state", () => {
     const session = sessionMock();
-    expect(resolve(GetStateMethod, { session }).handle()).toEqual({ sessionId: "s" });
+    expect(resolveHandler(GetStateMethod, { [SESSION]: session }).handle()).toEqual({ sessionId: "s" });
   });
 
   it("session.get_messages defaults start to 0 and limit to 100", () => {
     const session = sessionMock();
-    const handler = resolve(GetMessagesMethod, { session });
+    const handler = resolveHandler(GetMessagesMethod, { [SESSION]: session });
     handler.handle({});
     handler.handle({ start: 5, limit: 7 });
     expect(session.getMessages.mock.calls).toEqual([[0, 100], [5, 7]]);
@@ -59,7 +49,7 @@ describe("session family handlers", () => {
 
   it("session.get_outcomes defaults start to 0 and limit to 100", () => {
     const session = sessionMock();
-    const handler = resolve(GetOutcomesMethod, { session });
+    const handler = resolveHandler(GetOutcomesMethod, { [SESSION]: session });
     handler.handle({});
     handler.handle({ start: 3, limit: 1 });
     expect(session.getOutcomes.mock.calls).toEqual([[0, 100], [3, 1]]);
@@ -68,7 +58,7 @@ describe("session family handlers", () => {
   it("session.prompt passes delivery, text and completionId through and returns the admission", async () => {
     const session = sessionMock();
     session.prompt.mockResolvedValueOnce({ delivery: "steer", admission: "joined", completionRevision: 2 });
-    const result = await resolve(PromptMethod, { session }).handle({ delivery: "steer", text: "hi", completionId: "c" });
+    const result = await resolveHandler(PromptMethod, { [SESSION]: session }).handle({ delivery: "steer", text: "hi", completionId: "c" });
     expect(session.prompt).toHaveBeenCalledWith({ delivery: "steer", text: "hi", completionId: "c" });
     expect(result).toEqual({ delivery: "steer", admission: "joined", completionRevision: 2 });
   });
@@ -78,7 +68,7 @@ describe("session family handlers", () => {
     let settle!: () => void;
     session.interrupt.mockReturnValueOnce(new Promise<void>((resolve) => (settle = resolve)));
     let answered = false;
-    const pending = resolve(InterruptMethod, { session }).handle().then((r) => ((answered = true), r));
+    const pending = resolveHandler(InterruptMethod, { [SESSION]: session }).handle().then((r) => ((answered = true), r));
     await Promise.resolve();
     expect(answered).toBe(false);
     settle();
@@ -88,7 +78,7 @@ describe("session family handlers", () => {
   it("session.await_idle passes the completion id and the request's abort signal", async () => {
     const session = sessionMock();
     const controller = new AbortController();
-    await resolve(AwaitIdleMethod, { session }).handle({ completionId: "c1" }, context(controller.signal));
+    await resolveHandler(AwaitIdleMethod, { [SESSION]: session }).handle({ completionId: "c1" }, requestContext({ signal: controller.signal }));
     expect(session.awaitIdle).toHaveBeenCalledWith("c1", controller.signal);
   });
 });
@@ -100,13 +90,13 @@ describe("model and thinking family handlers", () => {
   });
 
   it("model.list wraps the catalogue in { models }", async () => {
-    const result = await resolve(ListModelsMethod, { models: models() }).handle();
+    const result = await resolveHandler(ListModelsMethod, { [MODELS]: models() }).handle();
     expect(result.models[0]).toMatchObject({ provider: "faux", id: "echo", configured: true });
   });
 
   it("model.select returns { model } from the port", async () => {
     const port = models();
-    const result = await resolve(SelectModelMethod, { models: port }).handle({ provider: "faux", id: "echo" });
+    const result = await resolveHandler(SelectModelMethod, { [MODELS]: port }).handle({ provider: "faux", id: "echo" });
     expect(port.select).toHaveBeenCalledWith("faux", "echo");
     expect(result.model).toMatchObject({ provider: "faux", id: "echo" });
   });
@@ -116,8 +106,8 @@ describe("model and thinking family handlers", () => {
       list: jest.fn(() => ({ levels: ["off" as const], current: "off" as const })),
       select: jest.fn(async () => ({ requested: "high" as const, effective: "off" as const, persisted: "project" as const })),
     };
-    expect(resolve(ListThinkingMethod, { thinking }).handle()).toEqual({ levels: ["off"], current: "off" });
-    expect(await resolve(SelectThinkingMethod, { thinking }).handle({ level: "high", scope: "project" })).toEqual({
+    expect(resolveHandler(ListThinkingMethod, { [THINKING]: thinking }).handle()).toEqual({ levels: ["off"], current: "off" });
+    expect(await resolveHandler(SelectThinkingMethod, { [THINKING]: thinking }).handle({ level: "high", scope: "project" })).toEqual({
       requested: "high",
       effective: "off",
       persisted: "project",
@@ -129,7 +119,7 @@ describe("model and thinking family handlers", () => {
 describe("connection family handlers", () => {
   it("connection.set_events switches the connection's mode, defaulting to all", () => {
     const mode = new EventMode();
-    const handler = resolve(SetEventsMethod, { mode });
+    const handler = resolveHandler(SetEventsMethod, { [EVENT_MODE]: mode });
     expect(handler.handle({ mode: "none" })).toEqual({ mode: "none" });
     expect(mode.current).toBe("none");
     expect(handler.handle({})).toEqual({ mode: "all" });

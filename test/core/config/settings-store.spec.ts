@@ -27,6 +27,17 @@ describe("SettingsStore", () => {
     expect(store.getDefaultModel()).toEqual({ provider: "faux", id: "echo" });
   });
 
+  it("reads defaultModel as \"provider/id\" (split at the first slash) or as { provider, id }", () => {
+    const defaultModel = (value: unknown) => {
+      home.write(home.paths.globalSettingsFile, { defaultModel: value });
+      return new SettingsStore(home.paths, home.warn).getDefaultModel();
+    };
+    expect(defaultModel("faux/echo")).toEqual({ provider: "faux", id: "echo" });
+    expect(defaultModel("openrouter/anthropic/claude-sonnet-4")).toEqual({ provider: "openrouter", id: "anthropic/claude-sonnet-4" });
+    expect(defaultModel({ provider: "faux", id: "echo" })).toEqual({ provider: "faux", id: "echo" });
+    for (const unusable of ["echo", "/echo", "faux/", "", 42, null, { provider: "faux" }]) expect(defaultModel(unusable)).toBeUndefined();
+  });
+
   it("ignores values that are not thinking levels", () => {
     home.write(home.paths.globalSettingsFile, { thinkingLevel: "extreme" });
     expect(new SettingsStore(home.paths, home.warn).getThinkingLevel()).toBeUndefined();

@@ -101,22 +101,43 @@ describe("AgentSession interrupt", () => {
     expect(runtime.callCount).toBe(1);
   });
 
-  it("keeps queued inputs across an interrupt; continue delivers them", async () => {
+  it("discards queued steering and follow-up input with a queue_update, so none of it runs later", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
     const held = new HeldReply(runtime.text("never"));
     runtime.respond(held.step, runtime.text("answered"));
     await session.prompt({ delivery: "direct", text: "start" });
     await held.called.promise;
+    await session.prompt({ delivery: "steer", text: "steered", completionId: "c1" });
     await session.prompt({ delivery: "follow_up", text: "pending" });
     const interrupted = session.interrupt();
     held.release();
     await interrupted;
-    expect(session.getState().queuedInputs.followUp).toEqual([{ text: "pending" }]);
-    expect(await session.prompt({ delivery: "continue", text: "" })).toEqual({ delivery: "continue", admission: "started" });
+
+    expect(session.getState().queuedInputs).toEqual({ steering: [], followUp: [] });
+    const updates = harness.ofType("queue_update");
+    expect(updates.at(-1)).toEqual({ type: "queue_update", steering: [], followUp: [] });
+    // The discard is announced before the run is told to abort.
+    const types = harness.events.map((event) => event.type);
+    expect(types.lastIndexOf("queue_update")).toBeLessThan(types.indexOf("agent_end"));
+    expect(harness.ofType("agent_end")).toEqual([{ type: "agent_end", reason: "interrupted" }]);
+    // Nothing was left to continue with: the next run sees only what is sent now.
+    await session.prompt({ delivery: "direct", text: "again" });
     await harness.idle();
-    expect(harness.userTexts()).toEqual(["start", "pending"]);
+    expect(harness.userTexts()).toEqual(["start", "again"]);
+  });
+
+  it("discards input queued while idle too, and announces nothing when the queues are empty", async () => {
+    harness = await SessionHarness.create();
+    const { session } = harness;
+    await session.prompt({ delivery: "follow_up", text: "later" });
+    expect(session.getState().queuedInputs.followUp).toEqual([{ text: "later" }]);
+    await session.interrupt();
     expect(session.getState().queuedInputs.followUp).toEqual([]);
+    expect(harness.ofType("queue_update").at(-1)).toEqual({ type: "queue_update", steering: [], followUp: [] });
+    const announced = harness.events.length;
+    await session.interrupt();
+    expect(harness.events.length).toBe(announced);
   });
 
   it("concurrent interrupts all resolve after the same settlement", async () => {
