@@ -23,7 +23,8 @@ const SYSTEM_PROMPT = [
 
 /**
  * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
- * runtime and the journal. Nothing here imports pi-ai; the first model call or listing does. Plugins
+ * runtime and the journal. Nothing here imports pi-ai for a fresh session (the first model call or
+ * listing does); a resumed one resolves its recorded model before `ready`, which loads it. Plugins
  * (the coding tools among them) and extension files are loaded once `ready` is out.
  */
 export class AgentSessionModule implements SessionModule {
@@ -49,6 +50,8 @@ export class AgentSessionModule implements SessionModule {
     const paths = new ZiPaths({ env, cwd });
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
+    // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
+    await Promise.all([settings.load(), registry.credentials.load()]);
     const journal = AgentSessionModule.openJournal(options, paths, cwd);
     const tuning = new SessionTuning(settings);
     const session = new AgentSession({
@@ -75,6 +78,9 @@ export class AgentSessionModule implements SessionModule {
       loadPlugins,
       log: stderrLine,
     });
+    // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
+    // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
+    await session.ensureModelRestored();
     return new AgentSessionModule(session, extensions, journal, registry, settings);
   }
 
@@ -87,11 +93,9 @@ export class AgentSessionModule implements SessionModule {
   }
 
   /**
-   * Once `ready` is out: resolve a resumed session's model (it may load the catalogue), and load the
-   * plugins (the coding tools among them) and extension files before the first request is admitted.
+   * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
-    void this.session.ensureModelRestored();
     await this.extensions.load();
   }
 

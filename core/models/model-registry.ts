@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type * as PiAi from "@mariozechner/pi-ai";
+import { decodeText, FILE_LIMITS, readBoundedFile } from "../config/bounded-file-reader.js";
 import { CredentialStore } from "../config/credential-store.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
@@ -160,15 +160,12 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   private async readUserProviders(): Promise<UserProviderConfig[]> {
-    let text: string;
-    try {
-      text = await readFile(this.paths.modelsFile, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") this.warn(`models file ${this.paths.modelsFile} cannot be read (${code ?? "read error"}); its providers are skipped`);
+    const read = await readBoundedFile(this.paths.modelsFile, FILE_LIMITS.maxModelsFileBytes);
+    if (read.status !== "ok") {
+      if (read.status === "refused") this.warn(`models file ${this.paths.modelsFile} ${read.reason}; its providers are skipped`);
       return [];
     }
-    const { providers, warnings } = new ModelsFileParser().parse(text, `models file ${this.paths.modelsFile}`);
+    const { providers, warnings } = new ModelsFileParser().parse(decodeText(read.bytes), `models file ${this.paths.modelsFile}`);
     for (const warning of warnings) this.warn(warning);
     return providers;
   }

@@ -99,6 +99,7 @@ describe("CredentialStore", () => {
     credentials.defineProvider("local", { apiKey: "models-CCCC" });
     credentials.defineProvider("other", { apiKeyEnv: "LOCAL_KEY" });
     credentials.addSecret("header-DDDD");
+    await credentials.load();
     const text = "bad keys: sk-auth-AAAA, env-BBBB; models-CCCC and header-DDDD twice header-DDDD";
     expect(credentials.redact(text)).toBe("bad keys: [redacted], [redacted]; [redacted] and [redacted] twice [redacted]");
     expect(credentials.redact("nothing secret here")).toBe("nothing secret here");
