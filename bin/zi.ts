@@ -43,7 +43,11 @@ const loadFamilies = async () => {
   ]);
   return PluginComposition.families(BUILTIN_FAMILIES, loaded);
 };
-const createModule = (options: ZiOptions) => AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
+const createModule = async (options: ZiOptions) => {
+  const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
+  StdoutGuard.redactStderr((text) => module.redact(text));
+  return module;
+};
 
 let code: number;
 if (parsed === "help") {

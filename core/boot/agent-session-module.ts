@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import type { ZiOptions } from "../cli/cli-options.js";
 import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
@@ -48,6 +49,8 @@ export class AgentSessionModule implements SessionModule {
 
   static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string, loadPlugins: PluginLoader = async () => []): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
+    // Private from the start, --no-session included: logs, caches and sessions created in it later inherit nothing wider.
+    await mkdir(paths.ziHome, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
@@ -103,6 +106,11 @@ export class AgentSessionModule implements SessionModule {
     await this.session.ensureModelRestored();
     const fallback = this.settings.getDefaultModel();
     if (this.session.getState().model.type === "unselected" && fallback) await this.models.select(fallback.provider, fallback.id);
+  }
+
+  /** Scrubs every credential value Zi knows of from `text` (the redaction frames get), for stderr. */
+  redact(text: string): string {
+    return this.registry.credentials.redact(text);
   }
 
   /** The client disconnected: its queued steering and follow-up input goes with it. */
