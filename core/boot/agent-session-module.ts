@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
+import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
 import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
@@ -71,6 +73,11 @@ export class AgentSessionModule implements SessionModule {
       compaction: tuning.compaction(),
       systemPrompt: SYSTEM_PROMPT,
     });
+    const projectTrusted = await isProjectTrusted({
+      projectRoot: resolve(cwd),
+      trustFlag: options.trustProject,
+      trustedProjects: settings.getGlobal(TRUSTED_PROJECTS_KEY),
+    });
     const extensions = new ExtensionRuntime({
       session,
       cwd,
@@ -78,6 +85,8 @@ export class AgentSessionModule implements SessionModule {
       globalDir: paths.globalExtensionsDir,
       projectDir: paths.projectExtensionsDir,
       cliPaths: options.extensions,
+      projectTrusted,
+      untrustedReason: untrustedHint(resolve(cwd)),
       loadPlugins,
       log: stderrLine,
     });

@@ -38,6 +38,11 @@ export class SettingsStore {
     return project.has(key) ? project.get(key) : this.scope("global").get(key);
   }
 
+  /** A key of the global file only, for decisions a project's own settings must not make (trust). */
+  getGlobal(key: string): unknown {
+    return this.scope("global").get(key);
+  }
+
   /** The persisted thinking level, ignoring values that are not a known level. */
   getThinkingLevel(): ThinkingLevel | undefined {
     const value = this.get("thinkingLevel");
