@@ -56,7 +56,7 @@ export class AgentSessionModule implements SessionModule {
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
-    await Promise.all([settings.load(), registry.credentials.load()]);
+    await Promise.all([settings.load(), registry.loadCredentials()]);
     const journal = AgentSessionModule.openJournal(options, paths, cwd);
     const tuning = new SessionTuning(settings);
     const session = new AgentSession({

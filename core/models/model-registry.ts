@@ -57,6 +57,7 @@ export class ModelRegistry implements ModelRuntime {
   private readonly classifier = new ProviderErrorClassifier();
   private loading: Promise<LoadedCatalog> | undefined;
   private loaded: LoadedCatalog | undefined;
+  private providers: Promise<UserProviderConfig[]> | undefined;
 
   constructor(options: ModelRegistryOptions) {
     this.paths = options.paths;
@@ -152,9 +153,24 @@ export class ModelRegistry implements ModelRuntime {
     return this.loading;
   }
 
+  /**
+   * Reads auth.json and models.json (not pi-ai), so that every configured secret is known to
+   * `credentials.redact` from startup on, before an extension or a dependency could print one.
+   */
+  async loadCredentials(): Promise<void> {
+    await Promise.all([this.credentials.load(), this.userProviders()]);
+  }
+
+  private userProviders(): Promise<UserProviderConfig[]> {
+    this.providers ??= this.readUserProviders().then((providers) => {
+      for (const provider of providers) this.defineCredentials(provider);
+      return providers;
+    });
+    return this.providers;
+  }
+
   private async loadNow(): Promise<LoadedCatalog> {
-    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.readUserProviders()]);
-    for (const provider of userProviders) this.defineCredentials(provider);
+    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.userProviders()]);
     const faux = new FauxModels(piAi, this.script);
     return { piAi, faux, catalog: new ModelCatalog(piAi, faux, userProviders) };
   }
