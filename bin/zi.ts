@@ -44,7 +44,11 @@ const loadFamilies = async () => {
   ]);
   return composeFamilies(BUILTIN_FAMILIES, loaded);
 };
-const createModule = (options: ZiOptions) => AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
+const createModule = async (options: ZiOptions) => {
+  const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
+  StdoutGuard.redactStderr((text) => module.redact(text));
+  return module;
+};
 
 let code: number;
 // Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.

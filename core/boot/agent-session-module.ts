@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
+import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
 import { SessionTuning } from "../config/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
@@ -23,7 +26,8 @@ const SYSTEM_PROMPT = [
 
 /**
  * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
- * runtime and the journal. Nothing here imports pi-ai; the first model call or listing does. Plugins
+ * runtime and the journal. Nothing here imports pi-ai for a fresh session (the first model call or
+ * listing does); a resumed one resolves its recorded model before `ready`, which loads it. Plugins
  * (the coding tools among them) and extension files are loaded once `ready` is out.
  */
 export class AgentSessionModule implements SessionModule {
@@ -47,8 +51,12 @@ export class AgentSessionModule implements SessionModule {
 
   static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string, loadPlugins: PluginLoader = async () => []): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
+    // Private from the start, --no-session included: logs, caches and sessions created in it later inherit nothing wider.
+    await mkdir(paths.ziHome, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
+    // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
+    await Promise.all([settings.load(), registry.loadCredentials()]);
     const journal = AgentSessionModule.openJournal(options, paths, cwd);
     const tuning = new SessionTuning(settings);
     const session = new AgentSession({
@@ -65,6 +73,11 @@ export class AgentSessionModule implements SessionModule {
       compaction: tuning.compaction(),
       systemPrompt: SYSTEM_PROMPT,
     });
+    const projectTrusted = await isProjectTrusted({
+      projectRoot: resolve(cwd),
+      trustFlag: options.trustProject,
+      trustedProjects: settings.getGlobal(TRUSTED_PROJECTS_KEY),
+    });
     const extensions = new ExtensionRuntime({
       session,
       cwd,
@@ -72,9 +85,14 @@ export class AgentSessionModule implements SessionModule {
       globalDir: paths.globalExtensionsDir,
       projectDir: paths.projectExtensionsDir,
       cliPaths: options.extensions,
+      projectTrusted,
+      untrustedReason: untrustedHint(resolve(cwd)),
       loadPlugins,
       log: stderrLine,
     });
+    // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
+    // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
+    await session.ensureModelRestored();
     return new AgentSessionModule(session, extensions, journal, registry, settings);
   }
 
@@ -87,11 +105,9 @@ export class AgentSessionModule implements SessionModule {
   }
 
   /**
-   * Once `ready` is out: resolve a resumed session's model (it may load the catalogue), and load the
-   * plugins (the coding tools among them) and extension files before the first request is admitted.
+   * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
-    void this.session.ensureModelRestored();
     await this.extensions.load();
   }
 
@@ -99,6 +115,11 @@ export class AgentSessionModule implements SessionModule {
     await this.session.ensureModelRestored();
     const fallback = this.settings.getDefaultModel();
     if (this.session.getState().model.type === "unselected" && fallback) await this.models.select(fallback.provider, fallback.id);
+  }
+
+  /** Scrubs every credential value Zi knows of from `text` (the redaction frames get), for stderr. */
+  redact(text: string): string {
+    return this.registry.credentials.redact(text);
   }
 
   /** The client disconnected: an interrupt, which also discards its queued steering and follow-up input. */

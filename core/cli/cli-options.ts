@@ -11,10 +11,12 @@ export interface ZiOptions {
   sessionFile: string | undefined;
   extensions: string[];
   fauxScript: string | undefined;
+  /** `--trust-project`: load project-local code (`.zi/extensions`) for this run. */
+  trustProject: boolean;
 }
 
 const USAGE = [
-  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE]",
+  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi schema",
 ].join("\n");
@@ -36,6 +38,7 @@ export class CliOptions {
       sessionFile: undefined,
       extensions: [],
       fauxScript: env.ZI_FAUX_SCRIPT || undefined,
+      trustProject: false,
     };
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i];
@@ -59,6 +62,9 @@ export class CliOptions {
           break;
         case "--session":
           options.sessionFile = value();
+          break;
+        case "--trust-project":
+          options.trustProject = true;
           break;
         case "--extension":
           options.extensions.push(value());

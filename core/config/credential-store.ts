@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { RpcError } from "../kernel/rpc-error.js";
 import { PiAiLoader } from "../models/pi-ai-loader.js";
 import { JsonFile } from "./json-file.js";
@@ -34,7 +33,7 @@ export class CredentialStore {
   private readonly piAi: PiAiLoader;
   private readonly providerAuth = new Map<string, ProviderAuth>();
   private readonly secrets = new Set<string>();
-  private authKeys: Map<string, string> | undefined;
+  private authKeys: Promise<Map<string, string>> | undefined;
 
   constructor(
     paths: ZiPaths,
@@ -60,7 +59,7 @@ export class CredentialStore {
   }
 
   async apiKey(provider: string): Promise<string | undefined> {
-    const key = this.authEntries().get(provider) ?? this.modelsFileKey(provider) ?? (await this.wellKnownEnvKey(provider));
+    const key = (await this.authEntries()).get(provider) ?? this.modelsFileKey(provider) ?? (await this.wellKnownEnvKey(provider));
     if (key) this.addSecret(key);
     return key || undefined;
   }
@@ -71,19 +70,27 @@ export class CredentialStore {
 
   /** Stores a key in auth.json (mode 0600, written atomically). */
   async setApiKey(provider: string, key: string): Promise<void> {
-    const current = this.authFile.readObject();
+    const current = await this.authFile.read();
     // Rewriting a file we cannot parse would silently drop every other stored key.
     if (current.status === "invalid") throw new RpcError("operation_failed", `cannot store the key: auth.json ${current.reason}`);
     const entries = new Map(current.status === "ok" ? Object.entries(current.value) : []);
     entries.set(provider, { type: "api_key", key });
     await this.authFile.writeObject(Object.fromEntries(entries), { mode: 0o600, dirMode: 0o700 });
-    this.authEntries().set(provider, key);
+    (await this.authEntries()).set(provider, key);
     this.addSecret(key);
+  }
+
+  /**
+   * Reads auth.json now, so its keys are known to `redact` before anything could print them. The
+   * composition root awaits it; without it the file is read on the first key lookup.
+   */
+  async load(): Promise<void> {
+    await this.authEntries();
   }
 
   /** Replaces every known credential value in `text` with `[redacted]`. */
   redact(text: string): string {
-    this.authEntries();
+    if (this.secrets.size === 0) return text;
     // Longest first, so a key that contains another key is scrubbed whole.
     const secrets = [...this.secrets].sort((a, b) => b.length - a.length);
     let result = text;
@@ -107,35 +114,30 @@ export class CredentialStore {
     return piAi.getEnvApiKey(provider);
   }
 
-  private authEntries(): Map<string, string> {
-    if (this.authKeys) return this.authKeys;
-    this.authKeys = new Map();
-    const read = this.authFile.readObject();
+  private authEntries(): Promise<Map<string, string>> {
+    this.authKeys ??= this.readAuthFile();
+    return this.authKeys;
+  }
+
+  private async readAuthFile(): Promise<Map<string, string>> {
+    const keys = new Map<string, string>();
+    const read = await this.authFile.read();
     if (read.status === "invalid") {
       this.warn(`credentials file ${this.authFile.path} ${read.reason}; ignoring it`);
-      return this.authKeys;
+      return keys;
     }
-    if (read.status === "missing") return this.authKeys;
-    this.checkPermissions();
+    if (read.status === "missing") return keys;
+    if (process.platform !== "win32" && (read.mode & 0o077) !== 0) {
+      this.warn(`credentials file ${this.authFile.path} is readable by group or others; run: chmod 600 ${this.authFile.path}`);
+    }
     for (const [provider, entry] of Object.entries(read.value)) {
       if (typeof entry !== "object" || entry === null) continue;
       const { type, key } = entry as Record<string, unknown>;
       if (type === "api_key" && typeof key === "string" && key !== "") {
-        this.authKeys.set(provider, key);
+        keys.set(provider, key);
         this.addSecret(key);
       }
     }
-    return this.authKeys;
-  }
-
-  private checkPermissions(): void {
-    if (process.platform === "win32") return;
-    try {
-      if ((statSync(this.authFile.path).mode & 0o077) !== 0) {
-        this.warn(`credentials file ${this.authFile.path} is readable by group or others; run: chmod 600 ${this.authFile.path}`);
-      }
-    } catch {
-      // Vanished between read and stat: nothing to warn about.
-    }
+    return keys;
   }
 }

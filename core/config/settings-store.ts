@@ -1,7 +1,7 @@
 import { RpcError } from "../kernel/rpc-error.js";
 import { THINKING_LEVELS } from "../wire/session-types.js";
 import type { ThinkingLevel } from "../wire/session-types.js";
-import { JsonFile } from "./json-file.js";
+import { JsonFile, type JsonObjectRead } from "./json-file.js";
 import { warnOnStderr } from "./stderr-warning.js";
 import type { Warn } from "./stderr-warning.js";
 import type { ZiPaths } from "./zi-paths.js";
@@ -38,6 +38,11 @@ export class SettingsStore {
     return project.has(key) ? project.get(key) : this.scope("global").get(key);
   }
 
+  /** A key of the global file only, for decisions a project's own settings must not make (trust). */
+  getGlobal(key: string): unknown {
+    return this.scope("global").get(key);
+  }
+
   /** The persisted thinking level, ignoring values that are not a known level. */
   getThinkingLevel(): ThinkingLevel | undefined {
     const value = this.get("thinkingLevel");
@@ -70,6 +75,19 @@ export class SettingsStore {
     return next;
   }
 
+  /**
+   * Reads both files without blocking (the composition root awaits this before the session is
+   * built), so `get` is normally served from memory. A file that is not a regular file, or is over
+   * the size bound, is reported once on stderr and treated as empty, like a malformed one.
+   */
+  async load(): Promise<void> {
+    await Promise.all(
+      [...this.files].map(async ([scope, file]) => {
+        if (!this.cache.has(scope)) this.cache.set(scope, this.values(scope, await file.read()));
+      }),
+    );
+  }
+
   /** Forgets cached contents; the next `get` re-reads both files. */
   reload(): void {
     this.cache.clear();
@@ -77,7 +95,7 @@ export class SettingsStore {
 
   private async writeNow(scope: SettingsScope, patch: Record<string, unknown>): Promise<void> {
     const file = this.fileFor(scope);
-    const current = file.readObject();
+    const current = await file.read();
     if (current.status === "invalid") {
       throw new RpcError("operation_failed", `cannot update ${scope} settings: settings.json ${current.reason}`);
     }
@@ -100,14 +118,15 @@ export class SettingsStore {
   private scope(scope: SettingsScope): Map<string, unknown> {
     let values = this.cache.get(scope);
     if (!values) {
-      const read = this.fileFor(scope).readObject();
-      if (read.status === "invalid") {
-        this.warn(`${scope} settings ${this.fileFor(scope).path} ${read.reason}; ignoring it`);
-      }
-      values = new Map(read.status === "ok" ? Object.entries(read.value) : []);
+      values = this.values(scope, this.fileFor(scope).readSync());
       this.cache.set(scope, values);
     }
     return values;
+  }
+
+  private values(scope: SettingsScope, read: JsonObjectRead): Map<string, unknown> {
+    if (read.status === "invalid") this.warn(`${scope} settings ${this.fileFor(scope).path} ${read.reason}; ignoring it`);
+    return new Map(read.status === "ok" ? Object.entries(read.value) : []);
   }
 
   private fileFor(scope: SettingsScope): JsonFile {

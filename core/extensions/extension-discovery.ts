@@ -1,5 +1,5 @@
 import { readdir, realpath, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { ExtensionOrigin } from "../ports/commands.port.js";
 import type { ExtensionCandidate } from "./extension-types.js";
 
@@ -14,6 +14,13 @@ export interface ExtensionDiscoveryOptions {
   /** Every `--extension PATH`, in command-line order; relative paths resolve against `cwd`. */
   cliPaths: readonly string[];
   cwd: string;
+  /**
+   * The project trust decision (core/config/project-trust.ts). Untrusted: the project directory's
+   * extensions are not loaded; if there are any, one candidate with a problem names them all.
+   */
+  projectTrusted: boolean;
+  /** Why the project is not trusted and how to trust it, for that candidate's problem. */
+  untrustedReason?: string;
 }
 
 /**
@@ -28,7 +35,7 @@ export class ExtensionDiscovery {
 
   async find(): Promise<ExtensionCandidate[]> {
     const { globalDir, projectDir, cliPaths, cwd } = this.options;
-    const found = [...(await this.scan(globalDir, "global")), ...(await this.scan(projectDir, "project"))];
+    const found = [...(await this.scan(globalDir, "global")), ...(await this.projectCandidates(projectDir))];
     for (const path of cliPaths) found.push(await this.explicit(resolve(cwd, path)));
     const seen = new Set<string>();
     const unique: ExtensionCandidate[] = [];
@@ -39,6 +46,15 @@ export class ExtensionDiscovery {
       unique.push(candidate);
     }
     return unique;
+  }
+
+  private async projectCandidates(projectDir: string): Promise<ExtensionCandidate[]> {
+    const candidates = await this.scan(projectDir, "project");
+    if (this.options.projectTrusted || candidates.length === 0) return candidates;
+    const names = candidates.map((candidate) => basename(candidate.name)).join(", ");
+    const reason = this.options.untrustedReason ?? "the project is not trusted";
+    const problem = `skipped ${candidates.length} project extension(s) (${names}): ${reason}`;
+    return [{ name: projectDir, origin: "project", entry: projectDir, problem }];
   }
 
   private async scan(dir: string, origin: ExtensionOrigin): Promise<ExtensionCandidate[]> {

@@ -1,3 +1,5 @@
+import { chmod, mkdir, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Jiti } from "jiti";
 import type { ZiExtension } from "./extension-api.js";
 import type { ExtensionCandidate, ImportedExtension } from "./extension-types.js";
@@ -22,6 +24,8 @@ export class ExtensionModuleLoader {
       module = await (await this.loader()).import(candidate.entry);
     } catch (error) {
       return { name, origin, problem: `failed to load: ${oneLine(error)}` };
+    } finally {
+      await this.privatizeCache();
     }
     const activate = (module as { default?: unknown } | null)?.default;
     if (typeof activate !== "function") {
@@ -32,10 +36,24 @@ export class ExtensionModuleLoader {
   }
 
   private loader(): Promise<Jiti> {
-    this.jiti ??= import("jiti").then(({ createJiti }) =>
+    this.jiti ??= (async () => {
+      // Created by us, private (jiti would create it 0755): transpiled extensions are the user's code.
+      if (this.cacheDir) await mkdir(this.cacheDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+      const { createJiti } = await import("jiti");
       // interopDefault off: `default` must be the module's real default export (CommonJS: module.exports).
-      createJiti(import.meta.url, { interopDefault: false, fsCache: this.cacheDir }),
-    );
+      return createJiti(import.meta.url, { interopDefault: false, fsCache: this.cacheDir });
+    })();
     return this.jiti;
+  }
+
+  /** jiti writes its cache files with the default mode (0644 under the usual umask); they become 0600. */
+  private async privatizeCache(): Promise<void> {
+    if (!this.cacheDir) return;
+    const names = await readdir(this.cacheDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const path = join(this.cacheDir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isFile() && (info.mode & 0o077) !== 0) await chmod(path, 0o600).catch(() => undefined);
+    }
   }
 }

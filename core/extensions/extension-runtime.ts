@@ -17,6 +17,10 @@ export interface ExtensionRuntimeOptions {
   projectDir: string;
   /** `--extension` paths, in command-line order. */
   cliPaths: readonly string[];
+  /** The project trust decision: project extensions load only when true. */
+  projectTrusted: boolean;
+  /** Why the project is not trusted and how to trust it (reported when extensions are skipped). */
+  untrustedReason?: string;
   loadPlugins: PluginLoader;
   /** One line to stderr. */
   log: (line: string) => void;
@@ -39,7 +43,14 @@ export class ExtensionRuntime {
     const loader = new ExtensionModuleLoader(join(ziHome, "cache", "jiti"));
     this.host = new ExtensionHost({ session, loader, cwd, ziHome, log });
     this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
-    this.discovery = new ExtensionDiscovery({ globalDir: options.globalDir, projectDir: options.projectDir, cliPaths: options.cliPaths, cwd });
+    this.discovery = new ExtensionDiscovery({
+      globalDir: options.globalDir,
+      projectDir: options.projectDir,
+      cliPaths: options.cliPaths,
+      cwd,
+      projectTrusted: options.projectTrusted,
+      untrustedReason: options.untrustedReason,
+    });
   }
 
   /**

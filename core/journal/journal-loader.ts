@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readSync } from "node:fs";
 import { entryProblem } from "./journal-entry-guard.js";
 import type { JournalEntry } from "./journal-types.js";
@@ -5,18 +6,29 @@ import type { JournalEntry } from "./journal-types.js";
 const CHUNK_BYTES = 1 << 20;
 const LF = 0x0a;
 
+/** A line of the journal that is not a valid entry, with its exact bytes (for the set-aside file). */
+export interface DamagedLine {
+  lineNo: number;
+  /** Byte offset of the line in the journal. */
+  offset: number;
+  problem: string;
+  /** The final line, without its LF and not JSON: the one kind of line a crash tears. */
+  torn: boolean;
+  bytes: Buffer;
+}
+
 export interface LoadedJournal {
   entries: JournalEntry[];
-  /** Bytes of the file worth keeping; anything after them is a torn tail to truncate. */
-  keepBytes: number;
-  /** The last entry is complete but lacks its LF: write one before the next append. */
+  /** Complete lines that are not valid entries: skipped, left in the journal, copied aside. */
+  damaged: DamagedLine[];
+  /** A torn final line (no LF, not JSON), to copy aside and then cut; null if none. */
+  torn: DamagedLine | null;
+  /** The last line is JSON but lacks its LF: write one before the next append. */
   missingNewline: boolean;
-  /** One-line, client-safe descriptions of what was dropped, for stderr. */
-  warnings: string[];
 }
 
 interface Line {
-  text: string;
+  bytes: Buffer;
   /** Byte offsets of the line in the file; `end` is past its LF. */
   start: number;
   end: number;
@@ -32,25 +44,25 @@ interface ParsedLine {
 
 /**
  * Reads a journal once, in chunks, so resume costs one pass over the file and memory never holds
- * the file as a single string. Recovery rules (see docs of SessionJournal.open):
- * - the last line is the only one a crash can tear (each entry is one write): if it is not JSON it
- *   is cut off; if it lacks only its LF, it is kept and the LF is added;
- * - any other line that is not a valid entry (including JSON of an entry type this version does not
- *   know) is skipped and left in the file, with one summary warning;
- * - the first line must be a valid `session` header, otherwise the file is rejected.
+ * the file as a single string. The repair rules (docs/journal.md):
+ * - the first line must be a valid `session` header, otherwise the file is rejected;
+ * - a complete line (ending in LF) that is not a valid entry (invalid UTF-8, not JSON, an entry
+ *   type this version does not know) is skipped; it is never removed from the journal;
+ * - only the final line can be torn (each entry is one write): without its LF and not JSON, it is
+ *   reported as torn, for the caller to copy aside and cut; JSON without its LF is kept (an LF is
+ *   added), and judged like any complete line.
  */
 export class JournalLoader {
-  static load(fd: number): LoadedJournal {
+  static load(fd: number, maxBytes: number): LoadedJournal {
     const entries: JournalEntry[] = [];
-    const skipped: { lineNo: number; problem: string }[] = [];
-    const warnings: string[] = [];
+    const damaged: DamagedLine[] = [];
     let lineNo = 0;
     let last: ParsedLine | null = null;
 
-    JournalLoader.readLines(fd, (line) => {
+    JournalLoader.readLines(fd, maxBytes, (line) => {
       lineNo++;
       // The previous line is now known not to be the last one: only the last may be torn.
-      if (last && !last.entry) skipped.push({ lineNo: lineNo - 1, problem: last.problem });
+      if (last && !last.entry) damaged.push(JournalLoader.damage(last, lineNo - 1, false));
       last = JournalLoader.parse(line, lineNo === 1);
       if (lineNo === 1 && !last.entry) throw new Error(`the first line is not a session header (${last.problem})`);
       if (last.entry) entries.push(last.entry);
@@ -58,26 +70,28 @@ export class JournalLoader {
 
     const tail = last as ParsedLine | null;
     if (!tail) throw new Error("the file is empty");
-    let keepBytes = tail.line.end;
-    if (tail.isJson) {
-      if (!tail.entry) skipped.push({ lineNo, problem: tail.problem });
-    } else {
-      keepBytes = tail.line.start;
-      warnings.push(`dropped a torn last line at line ${lineNo} (${tail.problem})`);
+    let torn: DamagedLine | null = null;
+    if (!tail.entry) {
+      const isTorn = !tail.line.terminated && !tail.isJson;
+      if (isTorn) torn = JournalLoader.damage(tail, lineNo, true);
+      else damaged.push(JournalLoader.damage(tail, lineNo, false));
     }
-    if (skipped.length > 0) {
-      const first = skipped[0]!;
-      warnings.push(`skipped ${skipped.length} malformed line(s); first at line ${first.lineNo} (${first.problem})`);
-    }
-    return { entries, keepBytes, missingNewline: tail.isJson && !tail.line.terminated, warnings };
+    return { entries, damaged, torn, missingNewline: !tail.line.terminated && torn === null };
+  }
+
+  private static damage(parsed: ParsedLine, lineNo: number, torn: boolean): DamagedLine {
+    // A copy: the line may be a view into a 1 MiB read chunk that should not stay alive.
+    return { lineNo, offset: parsed.line.start, problem: parsed.problem, torn, bytes: Buffer.from(parsed.line.bytes) };
   }
 
   private static parse(line: Line, isFirst: boolean): ParsedLine {
+    // Decoding would turn invalid UTF-8 into U+FFFD silently, and the entry would no longer be what was written.
+    if (!isUtf8(line.bytes)) return { line, entry: null, isJson: false, problem: "invalid UTF-8" };
     let value: unknown;
     try {
-      value = JSON.parse(line.text);
+      value = JSON.parse(line.bytes.toString("utf8"));
     } catch {
-      return { line, entry: null, isJson: false, problem: line.text.length === 0 ? "empty line" : "invalid JSON" };
+      return { line, entry: null, isJson: false, problem: line.bytes.length === 0 ? "empty line" : "invalid JSON" };
     }
     const problem = entryProblem(value);
     if (problem) return { line, entry: null, isJson: true, problem };
@@ -89,7 +103,7 @@ export class JournalLoader {
   }
 
   /** Calls `visit` for every line in order; the final line has `terminated: false` if the file lacks a last LF. */
-  private static readLines(fd: number, visit: (line: Line) => void): void {
+  private static readLines(fd: number, maxBytes: number, visit: (line: Line) => void): void {
     let parts: Buffer[] = [];
     let partStart = 0;
     let position = 0;
@@ -97,17 +111,15 @@ export class JournalLoader {
       const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
       const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
       if (read === 0) break;
+      if (position + read > maxBytes) throw new Error(`the file is larger than ${maxBytes} bytes`);
       const data = chunk.subarray(0, read);
       let from = 0;
       for (let lf = data.indexOf(LF); lf !== -1; lf = data.indexOf(LF, from)) {
         const start = parts.length > 0 ? partStart : position + from;
         // A line spanning chunks is joined once, when its LF arrives, so long lines cost linear time.
-        const text =
-          parts.length > 0
-            ? Buffer.concat([...parts, data.subarray(0, lf)]).toString("utf8")
-            : data.toString("utf8", from, lf);
+        const bytes = parts.length > 0 ? Buffer.concat([...parts, data.subarray(0, lf)]) : data.subarray(from, lf);
         parts = [];
-        visit({ text, start, end: position + lf + 1, terminated: true });
+        visit({ bytes, start, end: position + lf + 1, terminated: true });
         from = lf + 1;
       }
       if (from < read) {
@@ -117,7 +129,7 @@ export class JournalLoader {
       position += read;
     }
     if (parts.length > 0) {
-      visit({ text: Buffer.concat(parts).toString("utf8"), start: partStart, end: position, terminated: false });
+      visit({ bytes: Buffer.concat(parts), start: partStart, end: position, terminated: false });
     }
   }
 }

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
+import { FILE_LIMITS, notRegularReason, tooLargeReason } from "../config/bounded-file-reader.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 import { entryProblem } from "./journal-entry-guard.js";
 import { JournalIndex } from "./journal-index.js";
-import { JournalLoader } from "./journal-loader.js";
+import { DamagedLinesFile } from "./damaged-lines-file.js";
+import { JournalLoader, type LoadedJournal } from "./journal-loader.js";
 import type { JournalEntry, JournalEntryInput } from "./journal-types.js";
+import type { Stats } from "node:fs";
 import type { JournalModel, OutcomeEntry, SessionHeaderEntry, SessionJournalOptions } from "./journal-view-types.js";
 
 /** Session ids become file names: nothing that could leave the directory or need quoting. */
@@ -58,28 +61,21 @@ export class SessionJournal {
   }
 
   /**
-   * Resumes a journal. A last line that is not a valid entry (torn by a crash) is truncated from the
-   * file; a valid last line missing its LF gets one. Invalid lines elsewhere are skipped and left in
-   * the file. Each repair is reported as one line on stderr. The first line must be a session header.
+   * Resumes a journal (rules in docs/journal.md). Only a regular file of at most
+   * `FILE_LIMITS.maxJournalBytes` is read: anything else is refused before a byte is read. Complete
+   * lines that are not valid entries are skipped, left in place and copied to `<file>.damaged`; a
+   * torn last line (no LF, not JSON) is copied there too and then cut; a valid last line missing
+   * its LF gets one. Each repair is reported as one line on stderr. The first line must be a
+   * session header.
    */
   static open(file: string, options: SessionJournalOptions = {}): SessionJournal {
-    let fd: number;
+    const fd = SessionJournal.openRegular(file);
     try {
-      fd = openSync(file, constants.O_RDWR | constants.O_APPEND);
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      if (!missing) warn(`cannot open session journal ${file}: ${describe(error)}`);
-      if (missing) throw new RpcError("not_found", "session file not found");
-      throw new RpcError("operation_failed", "the session file could not be opened");
-    }
-    try {
-      const loaded = JournalLoader.load(fd);
+      const loaded = JournalLoader.load(fd, FILE_LIMITS.maxJournalBytes);
       const fsync = options.fsync ?? true;
-      if (loaded.keepBytes < fstatSync(fd).size) ftruncateSync(fd, loaded.keepBytes);
-      const journal = new SessionJournal(file, fd, loaded.keepBytes, fsync);
+      const size = SessionJournal.repair(file, fd, loaded, fsync);
+      const journal = new SessionJournal(file, fd, size, fsync);
       if (loaded.missingNewline) journal.writeLine("\n");
-      else if (fsync) fdatasyncSync(fd);
-      for (const text of loaded.warnings) warn(`session journal ${file}: ${text}`);
       for (const entry of loaded.entries) journal.index.add(entry);
       return journal;
     } catch (error) {
@@ -88,6 +84,77 @@ export class SessionJournal {
       warn(`cannot resume session journal ${file}: ${describe(error)}`);
       throw new RpcError("operation_failed", `not a readable Zi session journal: ${describe(error)}`);
     }
+  }
+
+  /**
+   * `stat` before `open` (opening a device can have effects of its own), `fstat` after (the path may
+   * have changed in between); O_NONBLOCK so that even a FIFO swapped in between cannot block the open.
+   */
+  private static openRegular(file: string): number {
+    let fd: number;
+    try {
+      const refusal = SessionJournal.refusal(statSync(file));
+      if (refusal) throw new RpcError("operation_failed", `session file ${file} ${refusal}`);
+      fd = openSync(file, constants.O_RDWR | constants.O_APPEND | constants.O_NONBLOCK);
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      if (missing) throw new RpcError("not_found", "session file not found");
+      warn(`cannot open session journal ${file}: ${describe(error)}`);
+      throw new RpcError("operation_failed", "the session file could not be opened");
+    }
+    const refusal = SessionJournal.refusal(fstatSync(fd));
+    if (refusal) {
+      closeSync(fd);
+      throw new RpcError("operation_failed", `session file ${file} ${refusal}`);
+    }
+    return fd;
+  }
+
+  private static refusal(stats: Stats): string | undefined {
+    return notRegularReason(stats) ?? (stats.size > FILE_LIMITS.maxJournalBytes ? tooLargeReason(FILE_LIMITS.maxJournalBytes) : undefined);
+  }
+
+  /**
+   * Copies damaged lines aside, then cuts a torn tail, and returns the journal's size. If the copy
+   * cannot be written the torn tail is not cut but terminated, so no byte of it is lost: it becomes
+   * a damaged complete line, skipped on every resume.
+   */
+  private static repair(file: string, fd: number, loaded: LoadedJournal, fsync: boolean): number {
+    const size = fstatSync(fd).size;
+    const aside = [...loaded.damaged, ...(loaded.torn ? [loaded.torn] : [])];
+    if (aside.length === 0) {
+      if (fsync) fdatasyncSync(fd);
+      return size;
+    }
+    const damagedFile = new DamagedLinesFile(file);
+    let copied = true;
+    try {
+      damagedFile.record(aside);
+    } catch (error) {
+      copied = false;
+      warn(`session journal ${file}: cannot copy damaged lines to ${damagedFile.path}: ${describe(error)}`);
+    }
+    if (loaded.damaged.length > 0) {
+      const first = loaded.damaged[0]!;
+      const where = copied ? `copies are in ${damagedFile.path}` : "no copy was made";
+      warn(`session journal ${file}: skipped ${loaded.damaged.length} malformed line(s); first at line ${first.lineNo} (${first.problem}); they stay in the journal, ${where}`);
+    }
+    const torn = loaded.torn;
+    if (!torn) {
+      if (fsync) fdatasyncSync(fd);
+      return size;
+    }
+    if (!copied) {
+      warn(`session journal ${file}: kept a torn last line at line ${torn.lineNo} (${torn.problem}) and ended it with LF; it is skipped`);
+      writeSync(fd, "\n");
+      if (fsync) fdatasyncSync(fd);
+      return size + 1;
+    }
+    ftruncateSync(fd, torn.offset);
+    if (fsync) fdatasyncSync(fd);
+    warn(`session journal ${file}: cut a torn last line at line ${torn.lineNo} (${torn.problem}); its bytes are in ${damagedFile.path}`);
+    return torn.offset;
   }
 
   /** The projection carried by `operation_outcome` events and `session.get_outcomes` items alike. */

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { decodeText, FILE_LIMITS, readBoundedFileSync } from "../config/bounded-file-reader.js";
 import { JsonShapeReader } from "./json-shape-reader.js";
 import type { FauxStep, FauxToolCallStep } from "./model-config-types.js";
 
@@ -16,13 +16,11 @@ export class FauxScript {
 
   static load(file: string): FauxScript {
     const path = resolve(file);
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (error) {
-      throw new Error(`cannot read faux script ${path} (${(error as NodeJS.ErrnoException).code ?? "read error"})`);
-    }
-    return FauxScript.parse(text, path);
+    // Read once at startup, before `ready`; the bounded reader refuses FIFOs and devices, so it cannot hang.
+    const read = readBoundedFileSync(path, FILE_LIMITS.maxFauxScriptBytes);
+    if (read.status === "missing") throw new Error(`cannot read faux script ${path} (ENOENT)`);
+    if (read.status === "refused") throw new Error(`faux script ${path} ${read.reason}`);
+    return FauxScript.parse(decodeText(read.bytes), path);
   }
 
   static parse(text: string, label: string): FauxScript {

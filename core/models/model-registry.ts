@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type * as PiAi from "@mariozechner/pi-ai";
+import { decodeText, FILE_LIMITS, readBoundedFile } from "../config/bounded-file-reader.js";
 import { CredentialStore } from "../config/credential-store.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
@@ -57,6 +57,7 @@ export class ModelRegistry implements ModelRuntime {
   private readonly classifier = new ProviderErrorClassifier();
   private loading: Promise<LoadedCatalog> | undefined;
   private loaded: LoadedCatalog | undefined;
+  private providers: Promise<UserProviderConfig[]> | undefined;
 
   constructor(options: ModelRegistryOptions) {
     this.paths = options.paths;
@@ -152,23 +153,35 @@ export class ModelRegistry implements ModelRuntime {
     return this.loading;
   }
 
+  /**
+   * Reads auth.json and models.json (not pi-ai), so that every configured secret is known to
+   * `credentials.redact` from startup on, before an extension or a dependency could print one.
+   */
+  async loadCredentials(): Promise<void> {
+    await Promise.all([this.credentials.load(), this.userProviders()]);
+  }
+
+  private userProviders(): Promise<UserProviderConfig[]> {
+    this.providers ??= this.readUserProviders().then((providers) => {
+      for (const provider of providers) this.defineCredentials(provider);
+      return providers;
+    });
+    return this.providers;
+  }
+
   private async loadNow(): Promise<LoadedCatalog> {
-    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.readUserProviders()]);
-    for (const provider of userProviders) this.defineCredentials(provider);
+    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.userProviders()]);
     const faux = new FauxModels(piAi, this.script);
     return { piAi, faux, catalog: new ModelCatalog(piAi, faux, userProviders) };
   }
 
   private async readUserProviders(): Promise<UserProviderConfig[]> {
-    let text: string;
-    try {
-      text = await readFile(this.paths.modelsFile, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") this.warn(`models file ${this.paths.modelsFile} cannot be read (${code ?? "read error"}); its providers are skipped`);
+    const read = await readBoundedFile(this.paths.modelsFile, FILE_LIMITS.maxModelsFileBytes);
+    if (read.status !== "ok") {
+      if (read.status === "refused") this.warn(`models file ${this.paths.modelsFile} ${read.reason}; its providers are skipped`);
       return [];
     }
-    const { providers, warnings } = new ModelsFileParser().parse(text, `models file ${this.paths.modelsFile}`);
+    const { providers, warnings } = new ModelsFileParser().parse(decodeText(read.bytes), `models file ${this.paths.modelsFile}`);
     for (const warning of warnings) this.warn(warning);
     return providers;
   }

@@ -12,8 +12,9 @@ import type { CatalogModel, PublicModel } from "../wire/session-types.js";
  * journals `model_change`, announces `model_changed` and re-clamps the thinking level. Selecting
  * while a run is active is allowed: the next model call uses the new model.
  *
- * A resumed session's model is resolved lazily (resolving may load the provider catalogue), on the
- * first run or `ensureRestored()`; until then the state says `unselected`. If it cannot be
+ * A resumed session's model is resolved by `ensureRestored()` (resolving may load the provider
+ * catalogue); the CLI's composition root awaits it before `ready`, embedders may leave it to the
+ * first run, and until then the state says `unselected`. If it cannot be
  * resolved, the session stays unselected and says why on stderr.
  */
 export class SessionModels implements ModelPort {

@@ -89,9 +89,10 @@ export class BashOutputCollector {
   private spill(): void {
     this.spilled = true;
     try {
-      mkdirSync(this.logDir, { recursive: true });
+      // Command output can hold anything the user can read: private like the journal holding its tail.
+      mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
       this.logPath = join(this.logDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
-      this.log = createWriteStream(this.logPath, { flags: "wx" });
+      this.log = createWriteStream(this.logPath, { flags: "wx", mode: 0o600 });
       this.log.on("error", (error) => (this.logError ??= error.message));
       for (const chunk of this.chunks) this.log.write(chunk.text);
     } catch (error) {

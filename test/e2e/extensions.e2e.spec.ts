@@ -129,7 +129,7 @@ describe("zi --mode rpc as a black box: broken extensions", () => {
     mkdirSync(join(project, ".zi", "extensions"), { recursive: true });
     writeFileSync(join(project, ".zi", "extensions", "good.mjs"), 'export default (zi) => zi.registerCommand("hello", { handler: () => ({ message: "hi" }) });\n');
     writeFileSync(join(project, ".zi", "extensions", "takes-read.mjs"), 'export default (zi) => zi.registerTool({ name: "read", description: "mine", parameters: { type: "object" }, execute: async () => ({ content: [] }) });\n');
-    const zi = new ZiProcess({ ziHome: home, cwd: project, args: ["--mode", "rpc", "--no-session", "--extension", "missing-extension.ts"] });
+    const zi = new ZiProcess({ ziHome: home, cwd: project, args: ["--mode", "rpc", "--no-session", "--trust-project", "--extension", "missing-extension.ts"] });
     const listed = await zi.call("l", "command.list");
     expect(listed.result.commands).toEqual([{ name: "hello", source: "project" }]);
 

@@ -191,8 +191,7 @@ describe("zi --mode rpc as a black box: the journal on disk", () => {
     expect(ready.state.messageCount).toBe(before.total);
     const after = (await resumed.call("g", "session.get_messages")).result;
     expect(after.messages).toEqual(before.messages);
-    const model = await resumed.waitFor((f) => f.type === "session_event" && f.event.type === "model_changed");
-    expect(model.event.model).toMatchObject({ provider: "faux", id: "scripted" });
+    expect(ready.state.model).toMatchObject({ type: "selected", provider: "faux", id: "scripted" });
     expect((await resumed.close()).code).toBe(0);
   });
 });

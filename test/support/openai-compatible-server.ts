@@ -7,6 +7,11 @@ export type ScriptedReply =
   | { type: "text"; chunks: string[] }
   | { type: "tool_call"; name: string; arguments: Record<string, unknown>; id?: string; argumentChunks?: number }
   | { type: "http_error"; status: number; message: string }
+  /**
+   * A stream whose data line is not JSON and echoes the request's Authorization header, as a broken
+   * proxy might: the OpenAI SDK prints such a line with its own console.error.
+   */
+  | { type: "malformed_sse" }
   /** Sends these text chunks, then destroys the socket without finishing the stream. */
   | { type: "disconnect"; chunks: string[] };
 
@@ -78,6 +83,10 @@ export class OpenAICompatibleServer {
         }
         return this.finish(response, model, "tool_calls");
       }
+      case "malformed_sse":
+        this.startStream(response);
+        response.end(`data: {"broken": Authorization: ${request.headers.authorization ?? ""}\n\n`);
+        return;
       case "disconnect":
         this.startStream(response);
         for (const chunk of reply.chunks) this.send(response, model, { content: chunk });

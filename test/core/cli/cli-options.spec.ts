@@ -22,7 +22,13 @@ describe("CliOptions", () => {
       sessionFile: "s.jsonl",
       extensions: ["a.ts", "b.ts"],
       fauxScript: "f.json",
+      trustProject: false,
     });
+  });
+
+  it("takes --trust-project as a plain switch (it takes no value)", () => {
+    expect(parse(["--mode", "rpc", "--trust-project"])).toMatchObject({ trustProject: true });
+    expect(parse(["--mode", "json", "--trust-project", "hello"])).toMatchObject({ trustProject: true, prompt: "hello" });
   });
 
   it("takes the faux script from ZI_FAUX_SCRIPT unless --faux-script is given", () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { CredentialStore } from "../../../core/config/credential-store.js";
 import { TempZiHome } from "../../support/temp-zi-home.js";
 
@@ -24,6 +25,20 @@ describe("CredentialStore", () => {
     expect(await credentials.hasCredentials("openai")).toBe(false);
     expect(await credentials.hasCredentials("google")).toBe(false);
     expect(home.warnings).toEqual([]);
+  });
+
+  it("ignores an auth.json that is a FIFO or a device, with one warning, without reading it", async () => {
+    mkdirSync(home.home, { recursive: true });
+    execFileSync("mkfifo", [home.paths.authFile]);
+    const credentials = store();
+    await credentials.load();
+    expect(await credentials.apiKey("anthropic")).toBeUndefined();
+    expect(home.warnings).toEqual([`credentials file ${home.paths.authFile} is a FIFO, not a regular file; ignoring it`]);
+    rmSync(home.paths.authFile);
+    symlinkSync("/dev/zero", home.paths.authFile);
+    const again = store();
+    expect(await again.hasCredentials("anthropic")).toBe(false);
+    expect(home.warnings[1]).toBe(`credentials file ${home.paths.authFile} is a character device, not a regular file; ignoring it`);
   });
 
   it("writes auth.json with mode 0600, atomically, keeping other entries", async () => {
@@ -99,6 +114,7 @@ describe("CredentialStore", () => {
     credentials.defineProvider("local", { apiKey: "models-CCCC" });
     credentials.defineProvider("other", { apiKeyEnv: "LOCAL_KEY" });
     credentials.addSecret("header-DDDD");
+    await credentials.load();
     const text = "bad keys: sk-auth-AAAA, env-BBBB; models-CCCC and header-DDDD twice header-DDDD";
     expect(credentials.redact(text)).toBe("bad keys: [redacted], [redacted]; [redacted] and [redacted] twice [redacted]");
     expect(credentials.redact("nothing secret here")).toBe("nothing secret here");

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { dirname } from "node:path";
 import { SettingsStore } from "../../../core/config/settings-store.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
@@ -95,5 +96,47 @@ describe("SettingsStore", () => {
     expect(failure).toBeInstanceOf(RpcError);
     expect((failure as RpcError).code).toBe("operation_failed");
     expect(readFileSync(home.paths.globalSettingsFile, "utf8")).toBe("{ broken");
+  });
+
+  it("loads without blocking: a FIFO or a device is one warning and an empty scope, never a read", async () => {
+    mkdirSync(dirname(home.paths.globalSettingsFile), { recursive: true });
+    execFileSync("mkfifo", [home.paths.globalSettingsFile]);
+    mkdirSync(dirname(home.paths.projectSettingsFile), { recursive: true });
+    symlinkSync("/dev/zero", home.paths.projectSettingsFile);
+    const store = new SettingsStore(home.paths, home.warn);
+    await store.load();
+    expect(store.get("thinkingLevel")).toBeUndefined();
+    // Both files load side by side: their warnings may come in either order.
+    expect([...home.warnings].sort()).toEqual([
+      `global settings ${home.paths.globalSettingsFile} is a FIFO, not a regular file; ignoring it`,
+      `project settings ${home.paths.projectSettingsFile} is a character device, not a regular file; ignoring it`,
+    ]);
+  });
+
+  it("refuses a settings file over 1 MiB like a malformed one", async () => {
+    home.write(home.paths.globalSettingsFile, `{"pad":"${"x".repeat(1024 * 1024)}"}`);
+    const store = new SettingsStore(home.paths, home.warn);
+    await store.load();
+    expect(store.get("pad")).toBeUndefined();
+    expect(home.warnings).toEqual([`global settings ${home.paths.globalSettingsFile} is larger than 1048576 bytes; ignoring it`]);
+  });
+
+  it("writes private files in private directories it creates (0600 in 0700)", async () => {
+    const store = new SettingsStore(home.paths, home.warn);
+    await store.write("global", { thinkingLevel: "low" });
+    await store.write("project", { thinkingLevel: "high" });
+    for (const file of [home.paths.globalSettingsFile, home.paths.projectSettingsFile]) {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    }
+  });
+
+  it("reads trust-like keys from the global file only", async () => {
+    home.write(home.paths.globalSettingsFile, { trustedProjects: ["/a"] });
+    home.write(home.paths.projectSettingsFile, { trustedProjects: [home.project] });
+    const store = new SettingsStore(home.paths, home.warn);
+    await store.load();
+    expect(store.get("trustedProjects")).toEqual([home.project]);
+    expect(store.getGlobal("trustedProjects")).toEqual(["/a"]);
   });
 });

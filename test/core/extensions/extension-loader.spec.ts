@@ -6,8 +6,8 @@ import type { ExtensionCandidate } from "../../../core/extensions/extension-type
 import { hostFixture, writeTree } from "../../support/extension-fixtures.js";
 
 /** Discovers and loads every extension under `root` the way AgentSessionModule does. */
-async function loadFrom(root: string, cliPaths: string[] = [], fixture = hostFixture()) {
-  const discovery = new ExtensionDiscovery({ globalDir: join(root, "home/extensions"), projectDir: join(root, "project/.zi/extensions"), cliPaths, cwd: root });
+async function loadFrom(root: string, cliPaths: string[] = [], fixture = hostFixture(), projectTrusted = true) {
+  const discovery = new ExtensionDiscovery({ globalDir: join(root, "home/extensions"), projectDir: join(root, "project/.zi/extensions"), cliPaths, cwd: root, projectTrusted, untrustedReason: "not trusted (test)" });
   const candidates = await discovery.find();
   await fixture.host.activateAll(await fixture.host.importAll(candidates));
   return { ...fixture, candidates };
@@ -50,6 +50,21 @@ describe("extension loading: TypeScript and JavaScript modules", () => {
       ["esm-mjs", "project"],
       ["cjs", "project"],
       ["from-dir", "project"],
+    ]);
+  });
+
+  it("loads no project extension of an untrusted project: one problem names every skipped one; global and --extension still load", async () => {
+    const root = writeTree({
+      "home/extensions/g.ts": commandExtension("global"),
+      "project/.zi/extensions/a.mjs": commandExtension("project-a"),
+      "project/.zi/extensions/b-dir/index.ts": commandExtension("project-b"),
+      "cli/c.mjs": commandExtension("cli"),
+    });
+    const { host, errors, candidates } = await loadFrom(root, ["cli/c.mjs"], hostFixture(), false);
+    expect(host.commands.list().map((c) => [c.name, c.source])).toEqual([["global", "global"], ["cli", "cli"]]);
+    expect(candidates.filter((c) => c.origin === "project")).toHaveLength(1);
+    expect(errors()).toEqual([
+      { type: "extension_error", extension: join(root, "project/.zi/extensions"), error: "skipped 2 project extension(s) (a.mjs, b-dir): not trusted (test)" },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import { SessionJournal } from "../../../core/journal/session-journal.js";
@@ -144,6 +145,17 @@ describe("SessionJournal files", () => {
     );
   });
 
+  it("refuses a FIFO, a device and a directory before reading a byte", () => {
+    const fifo = join(dir, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    for (const [path, kind] of [[fifo, "a FIFO"], ["/dev/zero", "a character device"], [dir, "a directory"]] as const) {
+      const { lines: warnings } = captureStderr(() => {
+        expect(() => SessionJournal.open(path)).toThrow(new RpcError("operation_failed", `session file ${path} is ${kind}, not a regular file`));
+      });
+      expect(warnings).toEqual([]);
+    }
+  });
+
   it("rejects a file whose first line is not a session header, leaving it untouched", () => {
     const file = join(dir, "other.jsonl");
     writeFileSync(file, '{"hello":"world"}\n');
@@ -185,10 +197,12 @@ describe("SessionJournal recovery", () => {
     appendFileSync(file, line.slice(0, Math.floor(line.length / 2)));
 
     const { result: journal, lines: warnings } = captureStderr(() => SessionJournal.open(file));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/torn last line/);
+    expect(warnings).toEqual([expect.stringMatching(/cut a torn last line at line 5 \(invalid JSON\); its bytes are in .*\.damaged$/)]);
     expect(readFileSync(file, "utf8")).toBe(intact);
     expect([...journal.entries()]).toEqual(entries);
+    expect(asideRecords(file)).toEqual([
+      { line: 5, offset: Buffer.byteLength(intact), problem: "invalid JSON", torn: true, base64: expect.any(String), text: line.slice(0, Math.floor(line.length / 2)) },
+    ]);
 
     const next = journal.append({ type: "message", message: userMessage("after") });
     journal.close();
@@ -199,15 +213,60 @@ describe("SessionJournal recovery", () => {
     again.close();
   });
 
-  it("truncates a last line that has its LF but is not valid JSON (e.g. zero-filled blocks)", () => {
+  it("never cuts a complete last line that is not JSON (e.g. zero-filled blocks): it stays, is skipped and is copied aside", () => {
     const { file, entries } = journalWith(2);
-    const intact = readFileSync(file, "utf8");
     appendFileSync(file, "\0\0\0\0\0\0\n");
+    const damaged = readFileSync(file, "utf8");
     const { result: journal, lines: warnings } = captureStderr(() => SessionJournal.open(file));
-    expect(warnings).toEqual([expect.stringMatching(/torn last line.*invalid JSON/)]);
-    expect(readFileSync(file, "utf8")).toBe(intact);
+    expect(warnings).toEqual([expect.stringMatching(/skipped 1 malformed line\(s\); first at line 4 \(invalid JSON\); they stay in the journal, copies are in .*\.damaged$/)]);
+    expect(readFileSync(file, "utf8")).toBe(damaged);
     expect([...journal.entries()]).toEqual(entries);
+    const next = journal.append({ type: "custom", customType: "after" });
     journal.close();
+    expect(next.parentId).toBe(entries.at(-1)!.id);
+    expect(asideRecords(file)).toEqual([{ line: 4, offset: damaged.length - 7, problem: "invalid JSON", torn: false, base64: Buffer.from("\0\0\0\0\0\0").toString("base64"), text: "\0\0\0\0\0\0" }]);
+    // Resumed again: reported again, recorded once.
+    const { result: again } = captureStderr(() => SessionJournal.open(file));
+    expect([...again.entries()]).toEqual([...entries, next]);
+    again.close();
+    expect(asideRecords(file)).toHaveLength(1);
+    expect(statSync(`${file}.damaged`).mode & 0o777).toBe(0o600);
+  });
+
+  it("does not decode invalid UTF-8 into U+FFFD: the line is damaged, kept in place and copied aside byte for byte", () => {
+    const { file, entries } = journalWith(2);
+    const original = readFileSync(file);
+    const bad = Buffer.concat([Buffer.from('{"type":"custom","id":"bad00001","parentId":null,"timestamp":"t","customType":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]);
+    const lastLine = lines(file).at(-2)!;
+    const withBad = Buffer.concat([original.subarray(0, original.length - Buffer.byteLength(lastLine) - 1), bad, Buffer.from(`${lastLine}\n`)]);
+    writeFileSync(file, withBad);
+    const { result: journal, lines: warnings } = captureStderr(() => SessionJournal.open(file));
+    expect(warnings).toEqual([expect.stringMatching(/skipped 1 malformed line\(s\); first at line 3 \(invalid UTF-8\)/)]);
+    expect([...journal.entries()].map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
+    journal.close();
+    expect(readFileSync(file).equals(withBad)).toBe(true);
+    const [record] = asideRecords(file);
+    expect(record).toMatchObject({ line: 3, problem: "invalid UTF-8", torn: false });
+    expect(Buffer.from(record.base64 as string, "base64").equals(bad.subarray(0, -1))).toBe(true);
+    expect(record).not.toHaveProperty("text");
+  });
+
+  it("ends a torn last line with LF instead of cutting it when it cannot be copied aside", () => {
+    const { file, entries } = journalWith(1);
+    appendFileSync(file, '{"type":"mess');
+    const torn = readFileSync(file, "utf8");
+    mkdirSync(`${file}.damaged`);
+    const { result: journal, lines: warnings } = captureStderr(() => SessionJournal.open(file));
+    expect(warnings).toEqual([
+      expect.stringMatching(/cannot copy damaged lines to .*\.damaged/),
+      expect.stringMatching(/kept a torn last line at line 3 \(invalid JSON\) and ended it with LF; it is skipped$/),
+    ]);
+    expect(readFileSync(file, "utf8")).toBe(`${torn}\n`);
+    const next = journal.append({ type: "custom", customType: "after" });
+    journal.close();
+    const { result: again } = captureStderr(() => SessionJournal.open(file));
+    expect([...again.entries()]).toEqual([...entries, next]);
+    again.close();
   });
 
   it("keeps a complete last entry that only lacks its LF, and adds the LF", () => {
@@ -274,3 +333,8 @@ describe("SessionJournal recovery", () => {
 });
 
 const file = (journal: SessionJournal): string => journal.file!;
+
+/** The records of `<journal>.damaged`, the set-aside file. */
+function asideRecords(journalFile: string): Record<string, unknown>[] {
+  return readFileSync(`${journalFile}.damaged`, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+}

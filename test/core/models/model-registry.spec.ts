@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { chmodSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync } from "node:fs";
 import * as PiAi from "@mariozechner/pi-ai";
 import { MODEL_LIST_CAP } from "../../../core/models/model-registry.js";
 import type { ResolvedModel } from "../../../core/models/model-runtime.js";
@@ -75,6 +76,14 @@ describe("ModelRegistry", () => {
     expect(models.some((model) => model.provider === "broken")).toBe(false);
     expect(home.warnings).toHaveLength(1);
     expect(home.warnings[0]).toMatch(/providers\["broken"\]\.baseUrl must be a non-empty string; provider skipped/);
+  });
+
+  it("skips a models.json that is a FIFO, with one warning, instead of waiting for a writer", async () => {
+    mkdirSync(home.home, { recursive: true });
+    execFileSync("mkfifo", [home.paths.modelsFile]);
+    const models = await registry().list();
+    expect(models.some((model) => model.provider === "faux")).toBe(true);
+    expect(home.warnings).toEqual([`models file ${home.paths.modelsFile} is a FIFO, not a regular file; its providers are skipped`]);
   });
 
   it("warns about a models.json that is not JSON", async () => {

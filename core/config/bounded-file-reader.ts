@@ -1,0 +1,162 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
+
+/**
+ * Size bounds of the files Zi reads. Configuration is small; a bigger file is a mistake or an attack
+ * (a symlink to a huge log), and reading it whole would only cost memory.
+ */
+export const FILE_LIMITS = {
+  /** settings.json (global and project), auth.json. */
+  maxSettingsBytes: 1024 * 1024,
+  /** models.json. */
+  maxModelsFileBytes: 4 * 1024 * 1024,
+  /** The `--faux-script` file. */
+  maxFauxScriptBytes: 16 * 1024 * 1024,
+  /** A journal resumed with `--session FILE`: it is indexed in memory whole. */
+  maxJournalBytes: 1024 * 1024 * 1024,
+} as const;
+
+export type BoundedRead =
+  | { status: "missing" }
+  /** `mode` is the permission bits of the file actually read (after following symlinks). */
+  | { status: "ok"; bytes: Buffer; mode: number }
+  /** `reason` completes a sentence about the file: "is a FIFO, not a regular file". */
+  | { status: "refused"; reason: string };
+
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. It changes
+// nothing for regular files, the only kind read past the fstat check.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+const CHUNK_BYTES = 64 * 1024;
+
+/** "is a FIFO, not a regular file", or undefined for a regular file. */
+export function notRegularReason(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  const kind = stats.isDirectory()
+    ? "a directory"
+    : stats.isFIFO()
+      ? "a FIFO"
+      : stats.isCharacterDevice()
+        ? "a character device"
+        : stats.isBlockDevice()
+          ? "a block device"
+          : stats.isSocket()
+            ? "a socket"
+            : "not a file";
+  return `is ${kind}, not a regular file`;
+}
+
+export function tooLargeReason(maxBytes: number): string {
+  return `is larger than ${maxBytes} bytes`;
+}
+
+/**
+ * Collects a file's bytes, sized by fstat but growing if the file does (or reports size 0, as some
+ * virtual files do), up to one byte past the bound: reading that byte proves the file too large.
+ */
+class BoundedBuffer {
+  private buffer: Buffer;
+  length = 0;
+
+  constructor(
+    expectedBytes: number,
+    private readonly maxBytes: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(expectedBytes + 1, CHUNK_BYTES)));
+  }
+
+  /** Where the next read goes: never empty, never past `maxBytes + 1` in total. */
+  space(): Buffer {
+    if (this.length === this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(this.maxBytes + 1, this.buffer.length * 2));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    return this.buffer.subarray(this.length);
+  }
+
+  /** False once more than `maxBytes` have been read. */
+  commit(bytesRead: number): boolean {
+    this.length += bytesRead;
+    return this.length <= this.maxBytes;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+function openFailure(error: unknown): BoundedRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return { status: "missing" };
+  return { status: "refused", reason: `cannot be read (${code ?? "unknown error"})` };
+}
+
+/**
+ * Reads a whole regular file of at most `maxBytes`, without ever waiting on something that is not a
+ * file: FIFOs, devices (`/dev/zero`), directories and sockets are refused after an fstat of the
+ * opened descriptor (so a symlink is judged by its target, and no swap can slip in between check
+ * and read). The bound is enforced on the bytes read, not only on the size fstat reported, so a
+ * file that grows while it is read is refused too.
+ */
+export async function readBoundedFile(path: string, maxBytes: number): Promise<BoundedRead> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    return openFailure(error);
+  }
+  try {
+    const stats = await handle.stat();
+    const refusal = notRegularReason(stats) ?? (stats.size > maxBytes ? tooLargeReason(maxBytes) : undefined);
+    if (refusal) return { status: "refused", reason: refusal };
+    const collected = new BoundedBuffer(stats.size, maxBytes);
+    for (;;) {
+      const space = collected.space();
+      const { bytesRead } = await handle.read(space, 0, space.length, collected.length);
+      if (bytesRead === 0) break;
+      if (!collected.commit(bytesRead)) return { status: "refused", reason: tooLargeReason(maxBytes) };
+    }
+    return { status: "ok", bytes: collected.bytes(), mode: stats.mode };
+  } catch (error) {
+    return openFailure(error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The same rules for the few reads that must be synchronous (a constructor, a cache miss). Opening
+ * with O_NONBLOCK and refusing anything but a regular file means it cannot hang; what remains is a
+ * bounded read of a regular file.
+ */
+export function readBoundedFileSync(path: string, maxBytes: number): BoundedRead {
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    return openFailure(error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    const refusal = notRegularReason(stats) ?? (stats.size > maxBytes ? tooLargeReason(maxBytes) : undefined);
+    if (refusal) return { status: "refused", reason: refusal };
+    const collected = new BoundedBuffer(stats.size, maxBytes);
+    for (;;) {
+      const space = collected.space();
+      const bytesRead = readSync(fd, space, 0, space.length, collected.length);
+      if (bytesRead === 0) break;
+      if (!collected.commit(bytesRead)) return { status: "refused", reason: tooLargeReason(maxBytes) };
+    }
+    return { status: "ok", bytes: collected.bytes(), mode: stats.mode };
+  } catch (error) {
+    return openFailure(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** UTF-8 text of a file read whole, without a leading byte-order mark. */
+export function decodeText(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
