@@ -1,8 +1,9 @@
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import { codingToolsPlugin } from "./coding-tools.plugin.js";
+import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 
 /** The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi.ts). */
 export function builtinPlugins(): ZiPlugin[] {
-  return [codingToolsPlugin, createWorkPlanPlugin()];
+  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin()];
 }

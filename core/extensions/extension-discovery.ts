@@ -14,6 +14,8 @@ export interface ExtensionDiscoveryOptions {
   /** Every `--extension PATH`, in command-line order; relative paths resolve against `cwd`. */
   cliPaths: readonly string[];
   cwd: string;
+  /** Whether the project's `.zi/` content may load; see `loadsProjectContent`. Defaults to true. */
+  projectTrusted?: boolean;
 }
 
 /**
@@ -28,7 +30,8 @@ export class ExtensionDiscovery {
 
   async find(): Promise<ExtensionCandidate[]> {
     const { globalDir, projectDir, cliPaths, cwd } = this.options;
-    const found = [...(await this.scan(globalDir, "global")), ...(await this.scan(projectDir, "project"))];
+    const project = this.loadsProjectContent() ? await this.scan(projectDir, "project") : [];
+    const found = [...(await this.scan(globalDir, "global")), ...project];
     for (const path of cliPaths) found.push(await this.explicit(resolve(cwd, path)));
     const seen = new Set<string>();
     const unique: ExtensionCandidate[] = [];
@@ -39,6 +42,14 @@ export class ExtensionDiscovery {
       unique.push(candidate);
     }
     return unique;
+  }
+
+  /**
+   * The one decision whether content of the project's `.zi/` loads: its extensions here, and the
+   * agent profiles in `.zi/agents/` (ExtensionRuntime hands the same answer to plugins).
+   */
+  loadsProjectContent(): boolean {
+    return this.options.projectTrusted ?? true;
   }
 
   private async scan(dir: string, origin: ExtensionOrigin): Promise<ExtensionCandidate[]> {

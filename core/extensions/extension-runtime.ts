@@ -4,17 +4,23 @@ import { ExtensionDiscovery } from "./extension-discovery.js";
 import { ExtensionHost } from "./extension-host.js";
 import { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";
+import type { PluginServices } from "./plugin-services.js";
 import type { ZiPlugin } from "./zi-plugin.js";
 
 /** The plugins compiled into this Zi (bin/zi.ts): a dynamic import, so `ready` does not wait for them. */
 export type PluginLoader = () => Promise<readonly ZiPlugin[]>;
 
 export interface ExtensionRuntimeOptions {
-  session: ExtensionSession & ExclusiveRunner;
+  session: ExtensionSession & ExclusiveRunner & PluginServices["session"];
+  /** Child sessions for plugins that delegate. */
+  childSessions: PluginServices["childSessions"];
   cwd: string;
   ziHome: string;
   globalDir: string;
   projectDir: string;
+  /** `ZI_HOME/agents` and the project's `.zi/agents` (agent profiles). */
+  globalAgentsDir: string;
+  projectAgentsDir: string;
   /** `--extension` paths, in command-line order. */
   cliPaths: readonly string[];
   loadPlugins: PluginLoader;
@@ -37,9 +43,18 @@ export class ExtensionRuntime {
     const { session, cwd, ziHome, log } = options;
     this.events = session;
     const loader = new ExtensionModuleLoader(join(ziHome, "cache", "jiti"));
-    this.host = new ExtensionHost({ session, loader, cwd, ziHome, log });
-    this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
     this.discovery = new ExtensionDiscovery({ globalDir: options.globalDir, projectDir: options.projectDir, cliPaths: options.cliPaths, cwd });
+    const pluginServices: PluginServices = {
+      session,
+      childSessions: options.childSessions,
+      agentDirs: [
+        { dir: options.globalAgentsDir, origin: "global" },
+        ...(this.discovery.loadsProjectContent() ? [{ dir: options.projectAgentsDir, origin: "project" as const }] : []),
+      ],
+      report: (source, error) => this.host.reportProblem(source, `was skipped: ${error}`, error),
+    };
+    this.host = new ExtensionHost({ session, loader, cwd, ziHome, log, pluginServices });
+    this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
   }
 
   /**
