@@ -21,6 +21,8 @@ export interface SubagentStartData {
   /** The task's position in the call (0 for the single form). */
   index: number;
   profile: string;
+  /** The child's model as `provider/id` (null when the child session could not be created). */
+  model: string | null;
   task: string;
   taskTruncated: boolean;
   /** null when the child session could not be created (its end entry says why). */

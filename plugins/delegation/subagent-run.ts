@@ -11,6 +11,7 @@ import {
   SUBAGENT_RESULT_MAX_BYTES,
   SUBAGENT_TASK_MAX_BYTES,
   type SubagentEndData,
+  type SubagentStartData,
   type SubagentStatus,
   type SubagentUsage,
 } from "./subagent-entry.js";
@@ -66,19 +67,20 @@ export class SubagentRun {
     let childSessionId: string | null = null;
     let report: SubagentReport;
     try {
+      const model = this.model(this.deps.host.getState());
       const child = await this.deps.children.create({
         agent: this.spec.profile.name,
         systemPrompt: this.spec.profile.systemPrompt,
-        model: this.model(this.deps.host.getState()),
+        model,
         thinkingLevel: this.spec.profile.thinking ?? this.deps.host.getState().thinkingLevel,
         tools: (session) => this.deps.tools(this.spec.profile, session),
       });
       this.child = child;
       childSessionId = child.sessionId;
-      this.appendStart(child);
+      this.appendStart(child, `${model.provider}/${model.id}`);
       report = await this.drive(child, signal, started);
     } catch (error) {
-      if (childSessionId === null) this.appendStart(undefined);
+      if (childSessionId === null) this.appendStart(undefined, null);
       report = this.report("failed", started, { text: "", textTruncated: false }, (error as Error).message ?? String(error));
     } finally {
       await this.child?.close().catch(() => undefined);
@@ -97,7 +99,7 @@ export class SubagentRun {
   }
 
   /** `child` is undefined when the child session could not be created (the end entry says why). */
-  private appendStart(child: ChildSession | undefined): void {
+  private appendStart(child: ChildSession | undefined, model: string | null): void {
     const task = clipUtf8(this.spec.task, SUBAGENT_TASK_MAX_BYTES);
     let childJournal: string | null = null;
     if (child && child.journalFile !== null) {
@@ -110,11 +112,12 @@ export class SubagentRun {
       delegationId,
       index,
       profile: profile.name,
+      model,
       task: task.text,
       taskTruncated: task.truncated,
       childSessionId: child?.sessionId ?? null,
       childJournal,
-    });
+    } satisfies SubagentStartData);
   }
 
   private async drive(child: ChildSession, signal: AbortSignal, started: number): Promise<SubagentReport> {
