@@ -88,7 +88,13 @@ export class SubagentRun {
     this.status = report.status;
     this.deps.onProgress();
     const { delegationId, index, profile } = this.spec;
-    this.deps.host.appendSubagentEntry({ phase: "end", delegationId, index, profile: profile.name, childSessionId, ...report } satisfies SubagentEndData);
+    try {
+      this.deps.host.appendSubagentEntry({ phase: "end", delegationId, index, profile: profile.name, childSessionId, ...report } satisfies SubagentEndData);
+    } catch (error) {
+      // The parent's journal was closed under us (Zi shutting down) or could not be written: the
+      // report still reaches the model; the missing end entry is what a crash would leave too.
+      process.stderr.write(`zi: delegation: the end entry of task ${index} (${profile.name}) was not journaled: ${(error as Error).message}\n`);
+    }
     return report;
   }
 
@@ -141,7 +147,9 @@ export class SubagentRun {
       const idle = await session.awaitIdle(COMPLETION_ID, new AbortController().signal);
       const completion = "completion" in idle ? idle.completion : null;
       const text = { text: completion?.text ?? "", textTruncated: completion?.textTruncated ?? false };
-      const reason = end?.reason;
+      // agent_end is delivered before the idle answer; the reply's stop reason is only a fallback.
+      const stopReason = completion?.stopReason;
+      const reason = end?.reason ?? (stopReason === "error" ? "failed" : stopReason === "aborted" || stopReason === undefined ? "interrupted" : "completed");
       if (reason === "completed") return this.report("completed", started, text);
       if (reason === "failed") return this.report("failed", started, text, String(end?.errorMessage ?? completion?.errorMessage ?? "the child's run failed"));
       if (this.budget !== undefined) return this.report("budget_exceeded", started, text, this.budget);
