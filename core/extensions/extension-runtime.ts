@@ -23,6 +23,8 @@ export interface ExtensionRuntimeOptions {
   projectAgentsDir: string;
   /** `--extension` paths, in command-line order. */
   cliPaths: readonly string[];
+  /** Whether the project's `.zi/` content (extensions, agent profiles) may load; default true. */
+  projectTrusted?: boolean;
   loadPlugins: PluginLoader;
   /** One line to stderr. */
   log: (line: string) => void;
@@ -43,7 +45,13 @@ export class ExtensionRuntime {
     const { session, cwd, ziHome, log } = options;
     this.events = session;
     const loader = new ExtensionModuleLoader(join(ziHome, "cache", "jiti"));
-    this.discovery = new ExtensionDiscovery({ globalDir: options.globalDir, projectDir: options.projectDir, cliPaths: options.cliPaths, cwd });
+    this.discovery = new ExtensionDiscovery({
+      globalDir: options.globalDir,
+      projectDir: options.projectDir,
+      cliPaths: options.cliPaths,
+      cwd,
+      projectTrusted: options.projectTrusted,
+    });
     const pluginServices: PluginServices = {
       session,
       childSessions: options.childSessions,
