@@ -136,6 +136,35 @@ describe("delegation through the built zi", () => {
     await zi.close();
   });
 
+  it("depth 2: a child whose profile names delegate runs a grandchild, whose entries go to the child's journal", async () => {
+    const home = mkdtempSync(join(tmpdir(), "zi-e2e-depth-"));
+    mkdirSync(join(home, "agents"));
+    writeFileSync(join(home, "agents", "lead.md"), profile("name: lead\ndescription: coordinates\ntools: [delegate, read]"));
+    const zi = new ZiProcess({
+      ziHome: home,
+      args: ["--mode", "rpc"],
+      fauxScript: {
+        responses: [
+          delegate({ profile: "lead", task: "coordinate" }),
+          { profile: "lead", ...delegate({ profile: "explore", task: "look around" }) },
+          { profile: "lead", text: "lead done" },
+          { text: "top done" },
+        ],
+      },
+    });
+    expect(await run(zi, "go")).toBe("top done");
+    const entries = subagentEntries(zi);
+    expect(entries.map((entry) => `${entry.data.phase} ${entry.data.profile}`)).toEqual(["start lead", "end lead"]);
+    expect(entries[1].data).toMatchObject({ status: "completed", result: "lead done", toolCalls: 1 });
+    const lead = journalLines(join(home, entries[0].data.childJournal));
+    const nested = lead.filter((entry) => entry.type === "subagent").map((entry) => entry.data);
+    expect(nested.map((data) => `${data.phase} ${data.profile}`)).toEqual(["start explore", "end explore"]);
+    expect(nested[1]).toMatchObject({ status: "completed", result: "Echo: look around" });
+    const grandchild = journalLines(join(home, nested[0].childJournal));
+    expect(grandchild[0]).toMatchObject({ type: "session", sessionId: nested[0].childSessionId });
+    await zi.close();
+  });
+
   it("session.interrupt stops every running child within the settlement, their bash processes included", async () => {
     const pids = mkdtempSync(join(tmpdir(), "zi-e2e-pids-"));
     const sleeper = { name: "bash", arguments: { command: `echo $$ > "$(mktemp -p ${pids})"; exec sleep 300` } };
