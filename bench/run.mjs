@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,journal] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,journal,delegation] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { BenchChildren } from "./lib/bench-children.mjs";
 import { BenchReport } from "./lib/bench-report.mjs";
 import { measureBigRecord } from "./lib/big-record.measure.mjs";
+import { measureDelegation } from "./lib/delegation.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
@@ -23,7 +24,7 @@ import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "journal"];
+const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "journal", "delegation"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -35,6 +36,7 @@ const FULL = {
   stream: { reps: 5, prompts: 8, textBytes: 24 * 1024 },
   deltas: { reps: 3, prompts: 2, textBytes: 128 * 1024, oneTokenDeltas: true },
   journal: { messages: undefined },
+  delegation: { reps: 5 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -44,6 +46,7 @@ const QUICK = {
   stream: { reps: 1, prompts: 2, textBytes: 64 * 1024 },
   deltas: { reps: 1, prompts: 1, textBytes: 32 * 1024, oneTokenDeltas: true },
   journal: { messages: 10_000 },
+  delegation: { reps: 2 },
 };
 
 const { values: args } = parseArgs({
@@ -82,6 +85,7 @@ const sections = {
     await measureStreaming(children, report, config.deltas);
   },
   journal: () => measureJournal(report, config.journal),
+  delegation: () => measureDelegation(children, report, config.delegation),
 };
 const meta = {
   createdAt: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import { codingToolsPlugin } from "./coding-tools.plugin.js";
+import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 
 /**
@@ -7,5 +8,5 @@ import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
  * tuple: the typed client derives its method map from these plugins' families.
  */
 export function builtinPlugins() {
-  return [codingToolsPlugin, createWorkPlanPlugin()] as const satisfies readonly ZiPlugin[];
+  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin()] as const satisfies readonly ZiPlugin[];
 }

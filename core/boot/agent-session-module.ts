@@ -14,6 +14,8 @@ import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import { AgentSession } from "../session/agent-session.js";
+import { ChildSessionFactory } from "../session/child-session-factory.js";
+import { dirname } from "node:path";
 import type { SessionModule } from "./session-module.js";
 
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -78,12 +80,22 @@ export class AgentSessionModule implements SessionModule {
       trustFlag: options.trustProject,
       trustedProjects: settings.getGlobal(TRUSTED_PROJECTS_KEY),
     });
+    const childSessions = new ChildSessionFactory({
+      runtime: registry,
+      cwd,
+      journalDir: journal.file === null ? null : dirname(journal.file),
+      retry: tuning.retry(),
+      compaction: tuning.compaction(),
+    });
     const extensions = new ExtensionRuntime({
       session,
+      childSessions,
       cwd,
       ziHome: paths.ziHome,
       globalDir: paths.globalExtensionsDir,
       projectDir: paths.projectExtensionsDir,
+      globalAgentsDir: paths.globalAgentsDir,
+      projectAgentsDir: paths.projectAgentsDir,
       cliPaths: options.extensions,
       projectTrusted,
       untrustedReason: untrustedHint(resolve(cwd)),

@@ -57,6 +57,15 @@ export class ExtensionDiscovery {
     return [{ name: projectDir, origin: "project", entry: projectDir, problem }];
   }
 
+  /**
+   * The one decision whether content of the project's `.zi/` loads (core/config/project-trust.ts):
+   * its extensions here, and the agent profiles in `.zi/agents/` (ExtensionRuntime hands the same
+   * answer to plugins).
+   */
+  loadsProjectContent(): boolean {
+    return this.options.projectTrusted;
+  }
+
   private async scan(dir: string, origin: ExtensionOrigin): Promise<ExtensionCandidate[]> {
     let names: string[];
     try {

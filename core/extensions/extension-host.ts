@@ -4,6 +4,7 @@ import type { ExtensionCommand, ZiExtension } from "./extension-api.js";
 import { ExtensionActivation, type ExtensionRegistrar } from "./extension-activation.js";
 import type { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExtensionCandidate, ExtensionIdentity, ExtensionSession, ImportedExtension } from "./extension-types.js";
+import type { PluginServices } from "./plugin-services.js";
 import type { ZiPlugin } from "./zi-plugin.js";
 
 /** How long one extension's default export may take before Zi gives up on it and serves without it. */
@@ -17,6 +18,8 @@ export interface ExtensionHostOptions {
   /** One line to stderr. */
   log: (line: string) => void;
   loadTimeoutMs?: number;
+  /** Handed to plugins (never to extension files). */
+  pluginServices?: PluginServices;
 }
 
 /**
@@ -47,7 +50,8 @@ export class ExtensionHost implements ExtensionRegistrar {
 
   async activatePlugins(plugins: readonly ZiPlugin[]): Promise<void> {
     for (const plugin of plugins) {
-      if (plugin.extension) await this.activate({ name: plugin.name, origin: "builtin" }, plugin.extension);
+      const extension = plugin.extension;
+      if (extension) await this.activate({ name: plugin.name, origin: "builtin" }, (zi) => extension(zi, this.options.pluginServices));
     }
   }
 
@@ -89,7 +93,12 @@ export class ExtensionHost implements ExtensionRegistrar {
   }
 
   private report(identity: ExtensionIdentity, error: string): Promise<void> {
-    this.log(`zi: extension ${identity.name} was not loaded: ${error}`);
-    return this.session.announce({ type: "extension_error", extension: identity.name, error });
+    return this.reportProblem(identity.name, `was not loaded: ${error}`, error);
+  }
+
+  /** One stderr line and an `extension_error` event naming `source` (an extension, or a file a plugin reads). */
+  reportProblem(source: string, line: string, error: string): Promise<void> {
+    this.log(`zi: extension ${source} ${line}`);
+    return this.session.announce({ type: "extension_error", extension: source, error });
   }
 }

@@ -1,5 +1,6 @@
 import type { MethodFamily } from "../kernel/method-family.js";
-import type { ZiExtension } from "./extension-api.js";
+import type { ZiExtensionApi } from "./extension-api.js";
+import type { PluginServices } from "./plugin-services.js";
 
 /**
  * A module compiled into Zi and composed at the composition root (bin/zi.ts). It may contribute RPC
@@ -10,5 +11,6 @@ import type { ZiExtension } from "./extension-api.js";
 export interface ZiPlugin {
   readonly name: string;
   readonly families?: readonly MethodFamily[];
-  readonly extension?: ZiExtension;
+  /** An extension; `services` reach what extension files cannot (absent when a host has none, e.g. in tests). */
+  readonly extension?: (zi: ZiExtensionApi, services: PluginServices | undefined) => void | Promise<void>;
 }

@@ -29,8 +29,9 @@ export class FauxModels {
     if (script) this.models.push(this.model("scripted", "Faux Scripted", true));
   }
 
-  stream(model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options: PiAi.SimpleStreamOptions): PiAi.AssistantMessageEventStream {
-    const step = model.id === "scripted" ? this.script?.next() : undefined;
+  /** `agent`: the profile of the delegated child calling, so a script step can answer that child only. */
+  stream(model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options: PiAi.SimpleStreamOptions, agent?: string): PiAi.AssistantMessageEventStream {
+    const step = model.id === "scripted" ? this.script?.next(agent) : undefined;
     const response = step ? this.responder.step(step, context) : this.responder.echo(context);
     return this.pool.stream(model, context, options, () => this.deliver(response, options.signal), response.pacing);
   }

@@ -3,16 +3,18 @@ import { decodeText, FILE_LIMITS, readBoundedFileSync } from "../config/bounded-
 import { JsonShapeReader } from "./json-shape-reader.js";
 import type { FauxStep, FauxToolCallStep } from "./model-config-types.js";
 
-const STEP_KEYS = ["text", "thinking", "toolCalls", "delayMs", "tokensPerSecond", "error"] as const;
+const STEP_KEYS = ["profile", "text", "thinking", "toolCalls", "delayMs", "tokensPerSecond", "error"] as const;
 
 /**
  * The `--faux-script` file: `{ "responses": [step, ...] }`, one step consumed per call of
  * `faux/scripted`. Validated whole at load time so a typo fails the CLI at startup, not mid-test.
  */
 export class FauxScript {
-  private cursor = 0;
+  private readonly used: boolean[];
 
-  private constructor(private readonly steps: readonly FauxStep[]) {}
+  private constructor(private readonly steps: readonly FauxStep[]) {
+    this.used = steps.map(() => false);
+  }
 
   static load(file: string): FauxScript {
     const path = resolve(file);
@@ -38,18 +40,26 @@ export class FauxScript {
     }
   }
 
-  /** The next unused step, or undefined once the script is exhausted (the model then echoes). */
-  next(): FauxStep | undefined {
-    return this.cursor < this.steps.length ? this.steps[this.cursor++] : undefined;
+  /**
+   * The next unused step for this caller, or undefined once none is left (the model then echoes). The
+   * parent session takes the steps without `profile`; a delegated child takes only the steps naming its
+   * profile, so parallel children never consume the parent's (or each other's) replies.
+   */
+  next(agent?: string): FauxStep | undefined {
+    const index = this.steps.findIndex((step, at) => !this.used[at] && step.profile === agent);
+    if (index < 0) return undefined;
+    this.used[index] = true;
+    return this.steps[index];
   }
 
   get remaining(): number {
-    return this.steps.length - this.cursor;
+    return this.used.filter((used) => !used).length;
   }
 
   private static step(value: unknown, where: string): FauxStep {
     const reader = JsonShapeReader.object(value, where).allowKeys(STEP_KEYS);
     const step: FauxStep = {
+      profile: reader.optionalString("profile", { nonEmpty: true }),
       text: reader.optionalString("text"),
       thinking: reader.optionalString("thinking"),
       delayMs: reader.optionalNumber("delayMs", { min: 0 }),

@@ -29,6 +29,8 @@ export interface FauxToolCallStep {
 
 /** One scripted model call of `faux/scripted`. */
 export interface FauxStep {
+  /** Answers only a call of a delegated child with this profile; steps without it answer the parent. */
+  profile?: string;
   text?: string;
   thinking?: string;
   toolCalls?: FauxToolCallStep[];

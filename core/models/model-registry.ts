@@ -102,7 +102,7 @@ export class ModelRegistry implements ModelRuntime {
       reasoning: level === "off" ? undefined : level,
     };
     // Faux usage is an estimate; prompt caching would only make pi-ai keep a copy of every prompt.
-    if (faux.models.includes(model.model)) return faux.stream(model.model, context, { ...base, cacheRetention: "none" });
+    if (faux.models.includes(model.model)) return faux.stream(model.model, context, { ...base, cacheRetention: "none" }, options.agent);
 
     const provider = model.model.provider;
     const apiKey =

@@ -14,6 +14,8 @@ export interface ModelStreamOptions {
   signal: AbortSignal;
   thinkingLevel: ThinkingLevel;
   sessionId: string;
+  /** The profile of a delegated child session making the call (undefined for the parent session). */
+  agent?: string;
 }
 
 export type ProviderErrorKind = "retryable" | "context_overflow" | "fatal";

@@ -252,6 +252,15 @@ export class AgentSession implements SessionPort {
     for (const tool of tools) this.registerTool(tool);
   }
 
+  /** The tools offered to the model now, in registration order. */
+  toolList(): AgentTool[] {
+    return [...this.tools.values()];
+  }
+
+  appendSubagentEntry(data: Record<string, unknown>): JournalEntry {
+    return this.records.appendSubagentEntry(data);
+  }
+
   appendCustomEntry(customType: string, data?: unknown): JournalEntry {
     return this.records.appendCustomEntry(customType, data);
   }

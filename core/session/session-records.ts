@@ -38,6 +38,12 @@ export class SessionRecords {
     return this.recorder.append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }).entry;
   }
 
+  /** Delegation evidence (a child's start or end), journaled and announced like any entry. */
+  appendSubagentEntry(data: Record<string, unknown>): JournalEntry {
+    if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalid("subagent data must be an object");
+    return this.recorder.append({ type: "subagent", data }).entry;
+  }
+
   /** Enters the model's context from the next model call on (as a user message). */
   sendCustomMessage(input: CustomMessageInput): JournalEntry {
     if (typeof input.customType !== "string" || input.customType === "") throw invalid("customType must be a non-empty string");

@@ -25,6 +25,9 @@ export const RPC_LIMITS = Object.freeze({
   maxPendingOutputRecords: 1024,
   maxPendingOutputBytes: 32 * MiB,
   settlementMs: 5000,
+  /** `delegate` tool: tasks in one parallel call, and children running at once (docs/delegation.md). */
+  maxDelegateTasks: 8,
+  maxConcurrentSubagents: 4,
 });
 
 export type RpcLimits = { -readonly [K in keyof typeof RPC_LIMITS]: number };

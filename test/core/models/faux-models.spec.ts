@@ -95,6 +95,27 @@ describe("faux models", () => {
       expect(runtime.clampThinking(scripted, "minimal")).toBe("minimal");
     });
 
+    it("hands a step naming a profile only to that delegated child, and the parent only steps without one", async () => {
+      const runtime = registry({
+        responses: [
+          { profile: "explore", text: "explore 1" },
+          { text: "parent 1" },
+          { profile: "worker", text: "worker 1" },
+          { profile: "explore", text: "explore 2" },
+        ],
+      });
+      const scripted = await runtime.resolve("faux", "scripted");
+      const call = async (agent: string | undefined, text: string) =>
+        textOf((await drain(await runtime.stream(scripted, userContext(text), { ...options(), agent }))).message);
+      expect(await call("worker", "w")).toBe("worker 1");
+      expect(await call(undefined, "p")).toBe("parent 1");
+      expect(await call("explore", "e")).toBe("explore 1");
+      expect(await call(undefined, "p2")).toBe("Echo: p2"); // the parent's steps are used up
+      expect(await call("worker", "w2")).toBe("Echo: w2");
+      expect(await call("reviewer", "r")).toBe("Echo: r");
+      expect(await call("explore", "e2")).toBe("explore 2");
+    });
+
     it("plays one step per call, then falls back to echo", async () => {
       const runtime = registry({
         responses: [

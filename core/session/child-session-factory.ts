@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import { SessionJournal } from "../journal/session-journal.js";
+import type { ModelRuntime } from "../models/model-runtime.js";
+import type { AgentTool } from "./agent-tool.js";
+import { AgentSession } from "./agent-session.js";
+import type { CompactionSettings, RetrySettings } from "./agent-session-options.js";
+import type { ThinkingLevel } from "../wire/session-types.js";
+
+export interface ChildSessionSpec {
+  /** The profile's name: it labels the child's model calls (so a faux script can answer them). */
+  agent: string;
+  systemPrompt: string;
+  model: { provider: string; id: string };
+  thinkingLevel: ThinkingLevel;
+  /** Built once the child exists, so tools can be bound to it (e.g. its own `update_plan`). */
+  tools(child: AgentSession): AgentTool[];
+}
+
+export interface ChildSession {
+  readonly session: AgentSession;
+  readonly sessionId: string;
+  /** The child's journal file, or null when it lives in memory (a `--no-session` parent). */
+  readonly journalFile: string | null;
+  /** Interrupts whatever still runs, then closes the journal. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ChildSessionFactoryOptions {
+  runtime: ModelRuntime;
+  cwd: string;
+  /** Where children's journals go: the parent journal's directory, or null to keep them in memory. */
+  journalDir: string | null;
+  retry?: Partial<RetrySettings>;
+  compaction?: Partial<CompactionSettings>;
+}
+
+/**
+ * Creates the isolated child sessions of delegation: an AgentSession of its own, with a fresh journal
+ * (only the profile's system prompt and the task will ever be in its context), its own tools and model,
+ * sharing only the parent's model runtime (catalogue, credentials, faux models).
+ */
+export class ChildSessionFactory {
+  constructor(private readonly options: ChildSessionFactoryOptions) {}
+
+  async create(spec: ChildSessionSpec): Promise<ChildSession> {
+    const { cwd, journalDir, retry, compaction } = this.options;
+    const sessionId = randomUUID();
+    const journal = journalDir === null ? SessionJournal.inMemory(sessionId, cwd) : SessionJournal.create(journalDir, sessionId, cwd);
+    const session = new AgentSession({
+      runtime: ChildSessionFactory.labelled(this.options.runtime, spec.agent),
+      journal,
+      cwd,
+      systemPrompt: spec.systemPrompt,
+      settings: { thinkingLevel: spec.thinkingLevel },
+      retry,
+      compaction,
+    });
+    let closed: Promise<void> | undefined;
+    const close = () =>
+      (closed ??= session.dispose().finally(() => journal.close()));
+    try {
+      session.setTools(spec.tools(session));
+      await session.models.select(spec.model.provider, spec.model.id);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { session, sessionId, journalFile: journal.file, close };
+  }
+
+  /** The parent's runtime, with every model call marked as this child's. */
+  private static labelled(runtime: ModelRuntime, agent: string): ModelRuntime {
+    return {
+      list: () => runtime.list(),
+      resolve: (provider, id) => runtime.resolve(provider, id),
+      stream: (model, context, options) => runtime.stream(model, context, { ...options, agent }),
+      classifyError: (message, model) => runtime.classifyError(message, model),
+      clampThinking: (model, level) => runtime.clampThinking(model, level),
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { AgentTool } from "../../core/session/agent-tool.js";
+import type { AgentSession } from "../../core/session/agent-session.js";
+import { CodingTools } from "../coding-tools/coding-tools.factory.js";
+import type { AgentProfile } from "./agent-profile.js";
+
+export const DELEGATE_TOOL = "delegate";
+
+export interface ChildToolSources {
+  cwd: string;
+  /** Where the children's `bash` keeps long outputs. */
+  logDir: string;
+  /** The parent's tools now (extension tools a profile may name). */
+  parentTools(): readonly AgentTool[];
+  /** A `delegate` tool for this child, or undefined once the depth cap is reached. */
+  delegateFor(child: AgentSession): AgentTool | undefined;
+}
+
+/**
+ * A child's tools: fresh built-in coding tools (so `update_plan` changes the child's plan, not the
+ * parent's) when the profile names none; otherwise exactly the names it lists, taken from the coding
+ * tools, a `delegate` of the child's own (only if listed, and within the depth cap), then the
+ * parent's other tools (extensions). Names that exist nowhere are left out.
+ */
+export function childTools(profile: AgentProfile, child: AgentSession, sources: ChildToolSources): AgentTool[] {
+  const coding = CodingTools.create({ cwd: sources.cwd, logDir: sources.logDir, onPlanUpdate: async (steps) => child.replaceWorkPlan(steps) });
+  if (profile.tools === undefined) return coding;
+  const byName = new Map<string, AgentTool>();
+  for (const tool of sources.parentTools()) if (tool.name !== DELEGATE_TOOL) byName.set(tool.name, tool);
+  for (const tool of coding) byName.set(tool.name, tool);
+  const tools: AgentTool[] = [];
+  for (const name of profile.tools) {
+    const tool = name === DELEGATE_TOOL ? sources.delegateFor(child) : byName.get(name);
+    if (tool) tools.push(tool);
+  }
+  return tools;
+}

@@ -1,0 +1,32 @@
+import { join } from "node:path";
+import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
+import { DelegateTool } from "./delegate.tool.js";
+import { discoverProfiles } from "./profile-discovery.js";
+
+/**
+ * Delegation: the `delegate` tool over profile-driven child sessions (docs/delegation.md). Replaceable
+ * like the coding tools: a build without this plugin simply offers no `delegate`.
+ */
+export function createDelegationPlugin(): ZiPlugin {
+  return {
+    name: "delegation",
+    async extension(zi, services) {
+      // Extension hosts without services (unit tests of other plugins) get no delegation.
+      if (!services) return;
+      const profiles = await discoverProfiles(services.agentDirs, services.report);
+      if (profiles.size === 0) return;
+      zi.registerTool(
+        new DelegateTool({
+          profiles,
+          host: services.session,
+          children: services.childSessions,
+          cwd: zi.cwd,
+          ziHome: zi.ziHome,
+          logDir: join(zi.ziHome, "logs"),
+          parentTools: () => services.session.toolList(),
+          depth: 0,
+        }),
+      );
+    },
+  };
+}

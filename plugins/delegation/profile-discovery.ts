@@ -1,0 +1,41 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PluginSourceDir } from "../../core/extensions/plugin-services.js";
+import type { AgentProfile } from "./agent-profile.js";
+import { builtinProfiles } from "./builtin-profiles.js";
+import { parseProfile } from "./profile-parser.js";
+
+/** Reports a broken profile file: one stderr line and an `extension_error` event. */
+export type ProfileProblemReporter = (file: string, error: string) => Promise<void>;
+
+/**
+ * Every profile by name, by rising priority: built-in, then each directory in order (`ZI_HOME/agents`,
+ * then the project's `.zi/agents`), `*.md` files sorted by name. A later profile of the same name
+ * replaces an earlier one. A broken file is reported and skipped; the others still load.
+ */
+export async function discoverProfiles(dirs: readonly PluginSourceDir[], report: ProfileProblemReporter): Promise<Map<string, AgentProfile>> {
+  const profiles = new Map<string, AgentProfile>();
+  for (const profile of builtinProfiles()) profiles.set(profile.name, profile);
+  for (const { dir, origin } of dirs) {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
+    } catch {
+      continue; // no such directory: no profiles there
+    }
+    const seen = new Map<string, string>();
+    for (const name of names) {
+      const file = join(dir, name);
+      try {
+        const profile = parseProfile(await readFile(file, "utf8"), file, origin);
+        const earlier = seen.get(profile.name);
+        if (earlier) throw new Error(`field "name": "${profile.name}" is already defined by ${earlier}`);
+        seen.set(profile.name, file);
+        profiles.set(profile.name, profile);
+      } catch (error) {
+        await report(file, (error as Error).message);
+      }
+    }
+  }
+  return profiles;
+}
