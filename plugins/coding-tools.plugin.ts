@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { ZiExtensionApi } from "../core/extensions/extension-api.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
-import { CodingTools } from "./coding-tools/coding-tools.factory.js";
+import { createCodingTools } from "./coding-tools/coding-tools.factory.js";
 
 /**
  * Zi's built-in coding tools (`read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, `update_plan`),
@@ -11,7 +11,7 @@ import { CodingTools } from "./coding-tools/coding-tools.factory.js";
 export const codingToolsPlugin: ZiPlugin = {
   name: "coding-tools",
   extension(zi: ZiExtensionApi): void {
-    const tools = CodingTools.create({
+    const tools = createCodingTools({
       cwd: zi.cwd,
       logDir: join(zi.ziHome, "logs"),
       onPlanUpdate: async (steps) => zi.replaceWorkPlan(steps),

@@ -21,25 +21,23 @@ export interface CodingToolsOptions {
 }
 
 /** Zi's built-in coding tools, in the order they are offered to the model. */
-export class CodingTools {
-  static create(options: CodingToolsOptions): AgentTool[] {
-    const tools: AgentTool[] = [
-      new ReadTool(),
-      new WriteTool(),
-      new EditTool(),
-      new BashTool(options.logDir),
-      new LsTool(),
-      new GrepTool(),
-      new FindTool(),
-    ];
-    if (options.onPlanUpdate) tools.push(new UpdatePlanTool(options.onPlanUpdate));
-    return tools.map((tool) => CodingTools.withCwdFallback(tool, options.cwd));
-  }
+export function createCodingTools(options: CodingToolsOptions): AgentTool[] {
+  const tools: AgentTool[] = [
+    new ReadTool(),
+    new WriteTool(),
+    new EditTool(),
+    new BashTool(options.logDir),
+    new LsTool(),
+    new GrepTool(),
+    new FindTool(),
+  ];
+  if (options.onPlanUpdate) tools.push(new UpdatePlanTool(options.onPlanUpdate));
+  return tools.map((tool) => withCwdFallback(tool, options.cwd));
+}
 
-  /** Direct callers (extensions, tests) may pass a context without cwd: fall back to the factory's. */
-  private static withCwdFallback(tool: AgentTool, cwd: string): AgentTool {
-    const execute = tool.execute.bind(tool);
-    tool.execute = (args, context) => execute(args, context.cwd ? context : { ...context, cwd });
-    return tool;
-  }
+/** Direct callers (extensions, tests) may pass a context without cwd: fall back to the factory's. */
+function withCwdFallback(tool: AgentTool, cwd: string): AgentTool {
+  const execute = tool.execute.bind(tool);
+  tool.execute = (args, context) => execute(args, context.cwd ? context : { ...context, cwd });
+  return tool;
 }

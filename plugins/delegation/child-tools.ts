@@ -1,6 +1,6 @@
 import type { AgentTool } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
-import { CodingTools } from "../coding-tools/coding-tools.factory.js";
+import { createCodingTools } from "../coding-tools/coding-tools.factory.js";
 import type { AgentProfile } from "./agent-profile.js";
 
 export const DELEGATE_TOOL = "delegate";
@@ -22,7 +22,7 @@ export interface ChildToolSources {
  * parent's other tools (extensions). Names that exist nowhere are left out.
  */
 export function childTools(profile: AgentProfile, child: AgentSession, sources: ChildToolSources): AgentTool[] {
-  const coding = CodingTools.create({ cwd: sources.cwd, logDir: sources.logDir, onPlanUpdate: async (steps) => child.replaceWorkPlan(steps) });
+  const coding = createCodingTools({ cwd: sources.cwd, logDir: sources.logDir, onPlanUpdate: async (steps) => child.replaceWorkPlan(steps) });
   if (profile.tools === undefined) return coding;
   const byName = new Map<string, AgentTool>();
   for (const tool of sources.parentTools()) if (tool.name !== DELEGATE_TOOL) byName.set(tool.name, tool);

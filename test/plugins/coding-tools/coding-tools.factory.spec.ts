@@ -3,7 +3,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentTool, AgentToolResult } from "../../../core/session/agent-tool.js";
-import { CodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
 import { makeTempDir, textOf } from "../../support/tool-test-kit.js";
 
 const byName = (tools: AgentTool[], name: string): AgentTool => tools.find((tool) => tool.name === name)!;
@@ -19,14 +19,14 @@ describe("CodingTools", () => {
 
   it("creates every tool, with update_plan only when a plan callback is given", () => {
     const names = (tools: AgentTool[]): string[] => tools.map((tool) => tool.name);
-    expect(names(CodingTools.create({ cwd: dir, logDir: dir }))).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find"]);
-    const withPlan = CodingTools.create({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({ revision: 1 }) });
+    expect(names(createCodingTools({ cwd: dir, logDir: dir }))).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find"]);
+    const withPlan = createCodingTools({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({ revision: 1 }) });
     expect(names(withPlan)).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"]);
   });
 
   it("has schemas pi-ai accepts for valid arguments and rejects for invalid ones", async () => {
     const piAi = await import("@mariozechner/pi-ai");
-    const tools = CodingTools.create({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({}) });
+    const tools = createCodingTools({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({}) });
     const validate = (name: string, args: Record<string, unknown>): unknown => {
       const tool = byName(tools, name);
       const schema = { name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
@@ -59,7 +59,7 @@ describe("CodingTools", () => {
 
   it("falls back to the factory's cwd when a direct caller gives none", async () => {
     writeFileSync(join(dir, "f.txt"), "from factory cwd\n");
-    const read = byName(CodingTools.create({ cwd: dir, logDir: dir }), "read");
+    const read = byName(createCodingTools({ cwd: dir, logDir: dir }), "read");
     const result: AgentToolResult = await read.execute({ path: "f.txt" }, { cwd: "", signal: new AbortController().signal, onUpdate: () => undefined });
     expect(textOf(result)).toBe("from factory cwd");
   });
