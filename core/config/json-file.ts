@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { parseJson } from "../kernel/json-depth.js";
 
 export type JsonObjectRead =
   | { status: "missing" }
@@ -33,7 +34,7 @@ export class JsonFile {
     }
     let value: unknown;
     try {
-      value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      value = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch {
       return { status: "invalid", reason: "is not valid JSON" };
     }

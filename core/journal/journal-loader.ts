@@ -1,6 +1,7 @@
 import { readSync } from "node:fs";
 import { entryProblem } from "./journal-entry-guard.js";
 import type { JournalEntry } from "./journal-types.js";
+import { MAX_STORED_JSON_DEPTH, parseJson } from "../kernel/json-depth.js";
 
 const CHUNK_BYTES = 1 << 20;
 const LF = 0x0a;
@@ -75,7 +76,7 @@ export class JournalLoader {
   private static parse(line: Line, isFirst: boolean): ParsedLine {
     let value: unknown;
     try {
-      value = JSON.parse(line.text);
+      value = parseJson(line.text, MAX_STORED_JSON_DEPTH);
     } catch {
       return { line, entry: null, isJson: false, problem: line.text.length === 0 ? "empty line" : "invalid JSON" };
     }
