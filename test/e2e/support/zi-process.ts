@@ -62,11 +62,15 @@ export class ZiProcess {
     return file;
   }
 
+  /**
+   * Writes the records with one write, so that records sent together reach Zi in one read (a pipe write
+   * of up to 4 KiB is atomic) and are admitted back to back, with no event-loop turn between them.
+   */
   send(...records: (object | string | Buffer)[]): void {
-    for (const record of records) {
-      if (Buffer.isBuffer(record)) this.child.stdin.write(record);
-      else this.child.stdin.write(`${typeof record === "string" ? record : JSON.stringify(record)}\n`);
-    }
+    const parts = records.map((record) =>
+      Buffer.isBuffer(record) ? record : Buffer.from(`${typeof record === "string" ? record : JSON.stringify(record)}\n`),
+    );
+    this.child.stdin.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   }
 
   request(id: string, method: string, params?: object): void {
