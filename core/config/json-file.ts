@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { decodeText, FILE_LIMITS, readBoundedFile, readBoundedFileSync, type BoundedRead } from "./bounded-file-reader.js";
+import { parseJson } from "../wire/json-depth.js";
 
 export type JsonObjectRead =
   | { status: "missing" }
@@ -40,7 +41,7 @@ export class JsonFile {
     if (read.status !== "ok") return read.status === "missing" ? read : { status: "invalid", reason: read.reason };
     let value: unknown;
     try {
-      value = JSON.parse(decodeText(read.bytes));
+      value = parseJson(decodeText(read.bytes));
     } catch {
       return { status: "invalid", reason: "is not valid JSON" };
     }

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { readSync } from "node:fs";
 import { entryProblem } from "./journal-entry-guard.js";
 import type { JournalEntry } from "./journal-types.js";
+import { MAX_STORED_JSON_DEPTH, parseJson } from "../wire/json-depth.js";
 
 const CHUNK_BYTES = 1 << 20;
 const LF = 0x0a;
@@ -89,7 +90,7 @@ export class JournalLoader {
     if (!isUtf8(line.bytes)) return { line, entry: null, isJson: false, problem: "invalid UTF-8" };
     let value: unknown;
     try {
-      value = JSON.parse(line.bytes.toString("utf8"));
+      value = parseJson(line.bytes.toString("utf8"), MAX_STORED_JSON_DEPTH);
     } catch {
       return { line, entry: null, isJson: false, problem: line.bytes.length === 0 ? "empty line" : "invalid JSON" };
     }

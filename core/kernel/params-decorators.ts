@@ -1,4 +1,5 @@
-import { ValidateBy, ValidateIf, type ValidationOptions } from "class-validator";
+import { ValidateBy, ValidateIf, ValidateNested, type ValidationOptions } from "class-validator";
+import type { ParamsClass } from "./rpc-method-metadata.js";
 
 /**
  * Optional but never null: `@IsOptional()` would let an explicit `null` through, which no Zi method
@@ -24,4 +25,32 @@ export function MaxBytes(max: number, options?: ValidationOptions): PropertyDeco
     },
     options,
   );
+}
+
+const NESTED_PARAMS = new WeakMap<object, Map<string, () => ParamsClass>>();
+
+/**
+ * A property whose value is a parameter object of its own (or, with `each`, an array of them). The
+ * params validator builds the nested DTO itself and refuses unknown keys in it exactly as at the top
+ * level; class-transformer's `@Type` is not used on the request path.
+ */
+export function NestedParams(type: () => ParamsClass, options?: ValidationOptions): PropertyDecorator {
+  return (target, property) => {
+    const owner = target.constructor;
+    const declared = NESTED_PARAMS.get(owner) ?? new Map<string, () => ParamsClass>();
+    // Resolved lazily (at boot): the nested class may be declared below its user, or be the class itself.
+    declared.set(String(property), type);
+    NESTED_PARAMS.set(owner, declared);
+    ValidateNested(options)(target, property);
+  };
+}
+
+/** The DTO `@NestedParams` declared for a property, if any. */
+export function nestedParamsOf(dto: ParamsClass, property: string): ParamsClass | undefined {
+  for (let owner: object | null = dto; owner !== null && owner !== Function.prototype; owner = Object.getPrototypeOf(owner)) {
+    const declared = NESTED_PARAMS.get(owner);
+    const type = declared?.get(property);
+    if (type) return type();
+  }
+  return undefined;
 }

@@ -1,28 +1,45 @@
-import { plainToInstance } from "class-transformer";
-import { getMetadataStorage, validateSync, type ValidationError } from "class-validator";
+import { getMetadataStorage, ValidationTypes, validateSync, type ValidationError } from "class-validator";
 import type { ParamsClass } from "./rpc-method-metadata.js";
+import { nestedParamsOf } from "./params-decorators.js";
 import { RpcError, type FieldProblem } from "./rpc-error.js";
 
 const MAX_FIELD_NAME = 64;
+/** DTOs may nest DTOs (even themselves); a record nests at most this deep into them. */
+const MAX_NESTED_DTO_DEPTH = 16;
+const TOO_DEEP = `nests deeper than ${MAX_NESTED_DTO_DEPTH} levels of parameter objects`;
 const VALIDATION = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true } as const;
 
+interface DtoShape {
+  readonly known: ReadonlySet<string>;
+  /** Properties declared with `@NestedParams`: the DTO their object (or each array item) must be. */
+  readonly nested: ReadonlyMap<string, ParamsClass>;
+}
+
 /**
- * Synchronous params admission with class-validator DTOs. Unknown keys are found against the DTO's
- * declared properties before any transformation, so a hostile key (`__proto__`, a megabyte-long name)
- * never reaches class-transformer. Problems name fields, never the rejected values.
+ * Synchronous params admission with class-validator DTOs. Instances are built here, not by
+ * class-transformer: every own key of the request, at every level of nested DTOs, is checked against the
+ * DTO's declared properties first, so a hostile key (`__proto__`, `constructor`, `toString`, a
+ * megabyte-long name) is refused exactly like `bogus` and never reaches a transformer. Values that are
+ * not nested DTOs are handed to the validators as they were parsed. Problems name fields, never values.
  */
 export class ParamsValidator {
-  private readonly known = new Map<ParamsClass, ReadonlySet<string>>();
+  private readonly shapes = new Map<ParamsClass, DtoShape>();
 
-  /** Called at boot for every DTO: a DTO without validated properties is a wiring error. */
+  /** Called at boot for every DTO (and the DTOs it nests): a DTO without validated properties is a wiring error. */
   prepare(dto: ParamsClass): void {
-    const properties = new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(dto, "", true, false)
-        .map((metadata) => metadata.propertyName),
-    );
-    if (properties.size === 0) throw new Error(`params class ${dto.name} declares no validated properties`);
-    this.known.set(dto, properties);
+    if (this.shapes.has(dto)) return;
+    const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false);
+    const known = new Set(metadatas.map((metadata) => metadata.propertyName));
+    if (known.size === 0) throw new Error(`params class ${dto.name} declares no validated properties`);
+    const nested = new Map<string, ParamsClass>();
+    for (const metadata of metadatas) {
+      if (metadata.type !== ValidationTypes.NESTED_VALIDATION) continue;
+      const type = nestedParamsOf(dto, metadata.propertyName);
+      if (!type) throw new Error(`params class ${dto.name}: ${metadata.propertyName} must declare its DTO with @NestedParams`);
+      nested.set(metadata.propertyName, type);
+    }
+    this.shapes.set(dto, { known, nested });
+    for (const type of nested.values()) this.prepare(type);
   }
 
   /** Returns the admitted params object, or throws RpcError `invalid_request` with `details`. */
@@ -30,32 +47,53 @@ export class ParamsValidator {
     if (dto === undefined) {
       if (params !== undefined) {
         const keys = Object.keys(params);
-        if (keys.length > 0) throw invalid(keys.map(unknownField));
+        if (keys.length > 0) throw invalid(keys.map((key) => unknownField("", key)));
       }
       return {};
     }
-    const known = this.known.get(dto)!;
-    const source = params ?? {};
     const problems: FieldProblem[] = [];
-    const accepted: Record<string, unknown> = {};
-    for (const key of Object.keys(source)) {
-      if (known.has(key)) accepted[key] = source[key];
-      else problems.push(unknownField(key));
-    }
-    const instance = plainToInstance(dto, accepted);
+    const instance = this.instantiate(dto, params ?? {}, "", 0, problems);
     for (const error of validateSync(instance, VALIDATION)) collect(error, "", problems);
     if (problems.length > 0) throw invalid(problems);
     return instance;
   }
+
+  private instantiate(dto: ParamsClass, source: Record<string, unknown>, prefix: string, depth: number, problems: FieldProblem[]): object {
+    const shape = this.shapes.get(dto)!;
+    const instance = new dto() as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      if (!shape.known.has(key)) {
+        problems.push(unknownField(prefix, key));
+        continue;
+      }
+      const value = source[key];
+      const type = shape.nested.get(key);
+      if (type === undefined) instance[key] = value;
+      else if (depth + 1 > MAX_NESTED_DTO_DEPTH) problems.push({ field: `params.${prefix}${key}`, problem: TOO_DEEP });
+      else instance[key] = this.nestedValue(type, value, `${prefix}${key}`, depth + 1, problems);
+    }
+    return instance;
+  }
+
+  /** Plain objects become instances of the nested DTO; anything else is left for its validators to refuse. */
+  private nestedValue(type: ParamsClass, value: unknown, field: string, depth: number, problems: FieldProblem[]): unknown {
+    const one = (item: unknown, at: string) =>
+      isPlainObject(item) ? this.instantiate(type, item, `${at}.`, depth, problems) : item;
+    return Array.isArray(value) ? value.map((item, index) => one(item, `${field}.${index}`)) : one(value, field);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function invalid(details: FieldProblem[]): RpcError {
   return new RpcError("invalid_request", "invalid params", details);
 }
 
-function unknownField(key: string): FieldProblem {
+function unknownField(prefix: string, key: string): FieldProblem {
   const field = key.length > MAX_FIELD_NAME ? `${key.slice(0, MAX_FIELD_NAME)}…` : key;
-  return { field: `params.${field}`, problem: "unknown field" };
+  return { field: `params.${prefix}${field}`, problem: "unknown field" };
 }
 
 function collect(error: ValidationError, prefix: string, out: FieldProblem[]): void {

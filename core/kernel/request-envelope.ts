@@ -1,3 +1,4 @@
+import { assertJsonDepth, type JsonDepthError } from "../wire/json-depth.js";
 import { RpcError } from "./rpc-error.js";
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["version", "id", "method", "params"]);
@@ -19,10 +20,13 @@ export class EnvelopeRejection {
 
 /**
  * Parses one record into a request envelope. Checks run in a fixed order so that every malformed record
- * gets one predictable code: JSON → object → version → id → method → params.
+ * gets one predictable code: JSON → object → nesting depth → version → id → method → params.
  */
 export class RequestEnvelope {
-  constructor(private readonly maxIdBytes: number) {}
+  constructor(
+    private readonly maxIdBytes: number,
+    private readonly maxDepth?: number,
+  ) {}
 
   parse(line: string): Request | EnvelopeRejection {
     let value: unknown;
@@ -30,6 +34,13 @@ export class RequestEnvelope {
       value = JSON.parse(line);
     } catch {
       return new EnvelopeRejection(null, new RpcError("parse_error", "record is not valid JSON"));
+    }
+    // Valid JSON that is only too deep still has a readable id, so the bound is checked apart from parsing.
+    let tooDeep: JsonDepthError | undefined;
+    try {
+      assertJsonDepth(value, this.maxDepth);
+    } catch (error) {
+      tooDeep = error as JsonDepthError;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       return new EnvelopeRejection(null, new RpcError("parse_error", "record is not a JSON object"));
@@ -39,6 +50,10 @@ export class RequestEnvelope {
     const reject = (code: "invalid_request" | "unsupported_version", message: string, details: object) =>
       new EnvelopeRejection(id, new RpcError(code, message, details as never));
 
+    if (tooDeep) {
+      const problem = `nests deeper than ${tooDeep.maxDepth} levels`;
+      return reject("invalid_request", tooDeep.message, [field(truncate(tooDeep.topLevelKey ?? "record"), problem)]);
+    }
     if (!("version" in record)) return reject("invalid_request", "version is required", [field("version", "is required")]);
     if (record.version !== 1) {
       if (typeof record.version !== "number") {

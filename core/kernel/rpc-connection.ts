@@ -40,7 +40,7 @@ export class RpcConnection {
   private registry!: MethodRegistry;
 
   constructor(private readonly deps: ConnectionDependencies) {
-    this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes);
+    this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes, deps.limits.maxJsonDepth);
     this.slots = new SlotPool(deps.limits.maxInFlight, deps.limits.reservedInterrupts);
   }
 
@@ -60,22 +60,33 @@ export class RpcConnection {
     this.registry = registry;
   }
 
-  /** Admits one record. A returned promise means: admit nothing else until it resolves. */
+  /**
+   * Admits one record. A returned promise means: admit nothing else until it resolves. Whatever a record
+   * makes fail unexpectedly (a validator, a transformer) is a fault of Zi, not of the client: it is
+   * logged with its stack and answered with a coded frame, and the connection goes on.
+   */
   handleRecord(line: string): void | Promise<void> {
     if (!this.admitting || line.length === 0) return;
+    const seen: { id: string | null } = { id: null };
+    try {
+      return this.admit(line, seen);
+    } catch (error) {
+      if (error instanceof RpcError && !error.isOperationError) return this.protocolError(seen.id, error);
+      this.deps.log(`zi: internal error while admitting a request: ${(error as Error)?.stack ?? String(error)}`);
+      return this.protocolError(seen.id, new RpcError("invalid_request", "the request could not be admitted"));
+    }
+  }
+
+  private admit(line: string, seen: { id: string | null }): void | Promise<void> {
     const request = this.envelope.parse(line);
     if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
+    seen.id = request.id;
     const method = this.registry.get(request.method);
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
     if (this.inFlight.has(request.id)) {
       return this.protocolError(request.id, new RpcError("invalid_request", "request id is already in flight"));
     }
-    let params: object;
-    try {
-      params = this.registry.params.admit(method.params, request.params);
-    } catch (error) {
-      return this.protocolError(request.id, error as RpcError);
-    }
+    const params = this.registry.params.admit(method.params, request.params);
     const slot = this.slots.acquire(method.slot);
     if (slot === null) {
       return this.respondError(request.id, method.name, new RpcError("capacity", "too many operations in flight"));
@@ -154,7 +165,13 @@ export class RpcConnection {
   }
 
   private respond(id: string, method: string, result: unknown): void | Promise<void> {
-    const members = `"type":"response","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"ok":true,"result":${this.encodeResult(result)}}`;
+    let encoded: string;
+    try {
+      encoded = this.encodeResult(result);
+    } catch (error) {
+      return this.respondError(id, method, error);
+    }
+    const members = `"type":"response","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"ok":true,"result":${encoded}}`;
     if (this.exceedsRecord(members)) {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { decodeText, FILE_LIMITS, readBoundedFileSync } from "../config/bounded-file-reader.js";
 import { JsonShapeReader } from "./json-shape-reader.js";
 import type { FauxStep, FauxToolCallStep } from "./model-config-types.js";
+import { parseJson } from "../wire/json-depth.js";
 
 const STEP_KEYS = ["profile", "text", "thinking", "toolCalls", "delayMs", "tokensPerSecond", "error"] as const;
 
@@ -29,7 +30,7 @@ export class FauxScript {
     try {
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = parseJson(text);
       } catch (error) {
         throw new Error(`not valid JSON (${(error as Error).message})`);
       }

@@ -1,5 +1,6 @@
 import { JsonShapeReader } from "./json-shape-reader.js";
 import type { UserModelConfig, UserProviderConfig } from "./model-config-types.js";
+import { parseJson } from "../wire/json-depth.js";
 
 export interface ModelsFileParseResult {
   providers: UserProviderConfig[];
@@ -31,7 +32,7 @@ export class ModelsFileParser {
   parse(text: string, label: string): ModelsFileParseResult {
     let json: unknown;
     try {
-      json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      json = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch {
       return { providers: [], warnings: [`${label} is not valid JSON; its providers are skipped`] };
     }

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from "./json-depth.js";
+
 const MiB = 1024 * 1024;
 const KiB = 1024;
 
@@ -20,6 +22,8 @@ export const RPC_LIMITS = Object.freeze({
   maxModelIdBytes: 256,
   maxCommandNameBytes: 64,
   maxCommandArgumentsBytes: 256 * KiB,
+  /** Zi's own bound (the spec is silent): arrays and objects nested in one record, the record counting 1. */
+  maxJsonDepth: MAX_JSON_DEPTH,
   maxInFlight: 32,
   reservedInterrupts: 1,
   maxPendingOutputRecords: 1024,

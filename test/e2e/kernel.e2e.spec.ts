@@ -113,11 +113,14 @@ describe("zi --mode rpc as a black box: process and framing", () => {
   });
 
   it("routes a stray console.log and process.stdout.write from loaded code to stderr, never stdout", async () => {
-    // Preloaded code that prints once Zi is running, as an extension or a dependency might.
-    const preload = "data:text/javascript,setTimeout(()=>{console.log('stray-log');process.stdout.write('stray-write\\n')},300)";
+    // Preloaded code that prints once Zi is running, as an extension or a dependency might: it prints when
+    // the test signals it, after Zi has answered, and then marks stderr so the test knows it has printed.
+    const preload =
+      "data:text/javascript,process.on('SIGUSR2',()=>{console.log('stray-log');process.stdout.write('stray-write\\n');process.stderr.write('printed\\n')})";
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${preload}` } });
     await zi.call("s", "session.get_state");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    zi.child.kill("SIGUSR2");
+    await zi.waitForStderr("printed");
     await zi.call("t", "session.get_state");
     await zi.close();
     expect(zi.problems).toEqual([]);
@@ -126,13 +129,13 @@ describe("zi --mode rpc as a black box: process and framing", () => {
   });
 
   it("reports an unhandled promise rejection on stderr and keeps serving", async () => {
-    const preload = "data:text/javascript,setTimeout(()=>{Promise.reject(new%20Error('forgotten-rejection'))},300)";
+    const preload = "data:text/javascript,process.on('SIGUSR2',()=>{Promise.reject(new%20Error('forgotten-rejection'))})";
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${preload}` } });
     await zi.call("s", "session.get_state");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    zi.child.kill("SIGUSR2");
+    await zi.waitForStderr("forgotten-rejection");
     expect((await zi.call("t", "session.get_state")).ok).toBe(true);
     expect((await zi.close()).code).toBe(0);
-    expect(zi.stderr).toContain("forgotten-rejection");
   });
 
   it("writes ready before loading class-validator, DI and the method families, and then serves requests", async () => {

@@ -43,7 +43,10 @@ export class ZiProcess {
       env: { PATH: process.env.PATH ?? "", HOME: this.ziHome, ZI_HOME: this.ziHome, ...options.env },
     });
     this.child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.child.stderr.on("data", (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      for (const wake of this.waiters.splice(0)) wake();
+    });
     this.child.stdin.on("error", () => {});
     this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
     ZiProcess.live.add(this);
@@ -62,11 +65,15 @@ export class ZiProcess {
     return file;
   }
 
+  /**
+   * Writes the records with one write, so that records sent together reach Zi in one read (a pipe write
+   * of up to 4 KiB is atomic) and are admitted back to back, with no event-loop turn between them.
+   */
   send(...records: (object | string | Buffer)[]): void {
-    for (const record of records) {
-      if (Buffer.isBuffer(record)) this.child.stdin.write(record);
-      else this.child.stdin.write(`${typeof record === "string" ? record : JSON.stringify(record)}\n`);
-    }
+    const parts = records.map((record) =>
+      Buffer.isBuffer(record) ? record : Buffer.from(`${typeof record === "string" ? record : JSON.stringify(record)}\n`),
+    );
+    this.child.stdin.write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
   }
 
   request(id: string, method: string, params?: object): void {
@@ -84,6 +91,18 @@ export class ZiProcess {
     for (let seen = 0; ; ) {
       for (; seen < this.frames.length; seen++) if (predicate(this.frames[seen])) return this.frames[seen];
       if (Date.now() > deadline) throw new Error(`timed out; frames so far:\n${this.frames.map((f) => JSON.stringify(f).slice(0, 300)).join("\n")}\nstderr:\n${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.waiters.push(() => (clearTimeout(timer), resolve()));
+      });
+    }
+  }
+
+  /** Resolves once stderr contains `text`. */
+  async waitForStderr(text: string, timeoutMs = 15000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.stderr.includes(text)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)} on stderr:\n${this.stderr}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 50);
         this.waiters.push(() => (clearTimeout(timer), resolve()));
