@@ -31,10 +31,10 @@ try {
 }
 
 const output = StdoutGuard.protocolSink();
-// Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
+// Plugins and families load after `ready` (decorators need the Reflect polyfill first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
 const loadPlugins = () =>
-  (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
+  (plugins ??= import("../core/boot/reflect-polyfill.js").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
 const loadFamilies = async () => {
   const loaded = await loadPlugins();
   const [{ BUILTIN_FAMILIES }, { PluginComposition }] = await Promise.all([
@@ -53,8 +53,7 @@ if (parsed === "help") {
   log(ZiMain.version());
   code = 0;
 } else if (parsed === "schema") {
-  // Families first: they load reflect-metadata, which the bundle would otherwise evaluate after the
-  // decorators that need it (a bundler does not keep CommonJS side-effect imports in ESM order).
+  // Families first: they bring in the Reflect polyfill that the schema's imports check for on load.
   const families = await loadFamilies();
   const { ProtocolSchema } = await import("../core/schema/protocol-schema.js");
   const schema = JSON.stringify(ProtocolSchema.generate(families), null, 2);

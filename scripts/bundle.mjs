@@ -27,6 +27,12 @@ const result = await build({
   platform: "node",
   target: "node20",
   external: EXTERNAL,
+  // The ES module builds of class-validator, class-transformer and tsyringe, so that what Zi does not
+  // use (most of validator.js, libphonenumber's metadata) is left out instead of parsed at startup.
+  mainFields: ["es2015", "module", "main"],
+  // Less to parse on every start; identifiers stay, so stack traces on stderr still read.
+  minifyWhitespace: true,
+  minifySyntax: true,
   // Error messages and the wiring checks name classes (`constructor.name`): keep the names.
   keepNames: true,
   // CommonJS dependencies (class-validator, tsyringe...) call require() for Node's built-ins.
@@ -38,3 +44,4 @@ const result = await build({
 const outputs = Object.entries(result.metafile.outputs);
 const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
 process.stderr.write(`bundle: ${outputs.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin\n`);
+if (process.env.ZI_BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.ZI_BUNDLE_META, JSON.stringify(result.metafile));
