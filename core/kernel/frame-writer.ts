@@ -28,7 +28,8 @@ export class FrameWriter {
   private sequence = 0;
   private batch: string[] = [];
   private batchSizes: number[] = [];
-  private flushScheduled = false;
+  /** The end-of-turn flush; cancelled when flushNow() comes first, so the event loop need not spin once more for nothing. */
+  private scheduledFlush: NodeJS.Immediate | undefined;
   private pendingRecords = 0;
   private pendingBytes = 0;
   private readonly waiters: Waiter[] = [];
@@ -101,10 +102,7 @@ export class FrameWriter {
     this.batchSizes.push(bytes);
     this.pendingRecords++;
     this.pendingBytes += bytes;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(this.flush);
-    }
+    this.scheduledFlush ??= setImmediate(this.flush);
   }
 
   /**
@@ -120,7 +118,10 @@ export class FrameWriter {
    * capacity comes back write by write while the reader drains, and admission overlaps with output.
    */
   private readonly flush = (): void => {
-    this.flushScheduled = false;
+    if (this.scheduledFlush !== undefined) {
+      clearImmediate(this.scheduledFlush);
+      this.scheduledFlush = undefined;
+    }
     const batch = this.batch;
     const sizes = this.batchSizes;
     if (batch.length === 0) return;
