@@ -31,10 +31,10 @@ try {
 }
 
 const output = StdoutGuard.protocolSink();
-// Plugins and families load after `ready` (decorators need the Reflect polyfill first; method-wiring imports it).
+// Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
 const loadPlugins = () =>
-  (plugins ??= import("../core/boot/reflect-polyfill.js").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
+  (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
 const loadFamilies = async () => {
   const loaded = await loadPlugins();
   const [{ BUILTIN_FAMILIES }, { PluginComposition }] = await Promise.all([

@@ -1,4 +1,4 @@
-import "./reflect-polyfill.js";
+import "reflect-metadata";
 import { container as rootContainer } from "tsyringe";
 import type { EventMode } from "../kernel/event-mode.js";
 import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kernel/kernel-ports.js";

@@ -1,5 +1,5 @@
 // Decorated method classes need the Reflect polyfill before they load (tsyringe checks at import time).
-import "../boot/reflect-polyfill.js";
+import "reflect-metadata";
 import type { MethodFamily } from "../kernel/method-family.js";
 import type { RpcErrorCode } from "../kernel/rpc-error.js";
 import { RPC_LIMITS } from "../kernel/rpc-limits.js";

@@ -21,8 +21,10 @@ describe("zi --mode rpc as a black box: admission", () => {
     expect(capacity).toMatchObject({ type: "response", ok: false, error: { code: "capacity", applied: "no" } });
     const stateRefused = await zi.call("st", "session.get_state");
     expect(stateRefused).toMatchObject({ ok: false, error: { code: "capacity" } });
-    zi.request("i1", "session.interrupt");
-    zi.request("i2", "session.interrupt");
+    // One write, so both are in one input chunk: the second is admitted while the first still holds the
+    // reserved slot. Two writes may be read apart, and the first interrupt may have settled in between.
+    const interrupt = (id: string) => JSON.stringify({ version: 1, id, method: "session.interrupt" });
+    zi.send(Buffer.from(`${interrupt("i1")}\n${interrupt("i2")}\n`));
     const second = await zi.waitFor((f) => f.id === "i2");
     expect(second).toMatchObject({ ok: false, error: { code: "capacity" } });
     const first = await zi.waitFor((f) => f.id === "i1");
