@@ -64,11 +64,15 @@ export class FrameWriter {
     return this.sendMembers(body.slice(1));
   }
 
-  /** `send` for a body built without its opening brace (`"type":"response",...}`), saving a copy per frame. */
-  sendMembers(members: string): void | Promise<void> {
+  /**
+   * `send` for a body built without its opening brace (`"type":"response",...}`), saving a copy per frame.
+   * `membersBytes`, when the caller knows it, is the UTF-8 length of `members`: counting it here would
+   * flatten a concatenated body into one more copy of it.
+   */
+  sendMembers(members: string, membersBytes?: number): void | Promise<void> {
     if (this.broken) return;
     // Counted with the longest possible header, so the accounting can only overestimate.
-    const bytes = Buffer.byteLength(members) + FRAME_HEADER_MAX_BYTES;
+    const bytes = (membersBytes ?? Buffer.byteLength(members)) + FRAME_HEADER_MAX_BYTES;
     if (this.waiters.length === 0 && this.fits(bytes)) {
       this.enqueue(members, bytes);
       return;

@@ -4,6 +4,8 @@ import type { ParamsClass } from "./rpc-method-metadata.js";
 import { RpcError, type FieldProblem } from "./rpc-error.js";
 
 const MAX_FIELD_NAME = 64;
+/** What a method without a params DTO gets: one frozen object, not a new one per request. */
+const NO_PARAMS = Object.freeze({});
 const VALIDATION = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true } as const;
 
 /**
@@ -32,7 +34,7 @@ export class ParamsValidator {
         const keys = Object.keys(params);
         if (keys.length > 0) throw invalid(keys.map(unknownField));
       }
-      return {};
+      return NO_PARAMS;
     }
     const known = this.known.get(dto)!;
     const source = params ?? {};

@@ -36,31 +36,28 @@ export class RequestEnvelope {
     }
     const record = value as Record<string, unknown>;
     const id = this.readId(record.id);
-    const reject = (code: "invalid_request" | "unsupported_version", message: string, details: object) =>
-      new EnvelopeRejection(id, new RpcError(code, message, details as never));
-
-    if (!("version" in record)) return reject("invalid_request", "version is required", [field("version", "is required")]);
+    if (!("version" in record)) return rejection(id, "invalid_request", "version is required", [field("version", "is required")]);
     if (record.version !== 1) {
       if (typeof record.version !== "number") {
-        return reject("invalid_request", "version must be a number", [field("version", "must be a number")]);
+        return rejection(id, "invalid_request", "version must be a number", [field("version", "must be a number")]);
       }
-      return reject("unsupported_version", "unsupported protocol version", { supported: SUPPORTED_VERSIONS });
+      return rejection(id, "unsupported_version", "unsupported protocol version", { supported: SUPPORTED_VERSIONS });
     }
     if (id === null) {
-      return reject("invalid_request", "id must be a non-empty string of at most 256 UTF-8 bytes", [
+      return rejection(id, "invalid_request", "id must be a non-empty string of at most 256 UTF-8 bytes", [
         field("id", `must be a non-empty string of at most ${this.maxIdBytes} UTF-8 bytes`),
       ]);
     }
     if (typeof record.method !== "string") {
-      return reject("invalid_request", "method must be a string", [field("method", "must be a string")]);
+      return rejection(id, "invalid_request", "method must be a string", [field("method", "must be a string")]);
     }
     const params = record.params;
     if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
-      return reject("invalid_request", "params must be an object", [field("params", "must be an object")]);
+      return rejection(id, "invalid_request", "params must be an object", [field("params", "must be an object")]);
     }
     for (const key in record) {
       if (!ENVELOPE_KEYS.has(key)) {
-        return reject("invalid_request", "unknown envelope field", [field(truncate(key), "unknown field")]);
+        return rejection(id, "invalid_request", "unknown envelope field", [field(truncate(key), "unknown field")]);
       }
     }
     return { id, method: record.method, params: params as Record<string, unknown> | undefined };
@@ -72,6 +69,11 @@ export class RequestEnvelope {
     if (id.length * 3 > this.maxIdBytes && Buffer.byteLength(id) > this.maxIdBytes) return null;
     return id;
   }
+}
+
+// A module function rather than a closure over `id` in parse(), which runs for every record.
+function rejection(id: string | null, code: "invalid_request" | "unsupported_version", message: string, details: object): EnvelopeRejection {
+  return new EnvelopeRejection(id, new RpcError(code, message, details as never));
 }
 
 function field(name: string, problem: string) {
