@@ -1,6 +1,11 @@
 import { RpcError } from "./rpc-error.js";
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["version", "id", "method", "params"]);
+const CANONICAL_HEAD = '{"version":1,"id":"';
+const CANONICAL_MIDDLE = '","method":"';
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
 export const SUPPORTED_VERSIONS: readonly number[] = [1];
 
 export interface Request {
@@ -25,6 +30,8 @@ export class RequestEnvelope {
   constructor(private readonly maxIdBytes: number) {}
 
   parse(line: string): Request | EnvelopeRejection {
+    const canonical = this.canonical(line);
+    if (canonical !== undefined) return canonical;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -63,12 +70,41 @@ export class RequestEnvelope {
     return { id, method: record.method, params: params as Record<string, unknown> | undefined };
   }
 
+  /**
+   * A request without params written exactly as `{"version":1,"id":"<id>","method":"<method>"}`, with no
+   * whitespace and no escape in either string, read without JSON.parse (the better part of admitting a
+   * pipelined get_state). For exactly that text JSON.parse would give the same three members and every
+   * check below would pass; anything else, or an id the checks would reject, takes the general path.
+   */
+  private canonical(line: string): Request | undefined {
+    if (!line.startsWith(CANONICAL_HEAD)) return undefined;
+    const idStart = CANONICAL_HEAD.length;
+    const idEnd = line.indexOf('"', idStart);
+    if (idEnd === -1 || !line.startsWith(CANONICAL_MIDDLE, idEnd)) return undefined;
+    const methodStart = idEnd + CANONICAL_MIDDLE.length;
+    const methodEnd = line.length - 2;
+    if (methodEnd < methodStart || line.charCodeAt(methodEnd) !== QUOTE || line.charCodeAt(methodEnd + 1) !== CLOSE_BRACE) return undefined;
+    if (!plainString(line, idStart, idEnd) || !plainString(line, methodStart, methodEnd)) return undefined;
+    const id = this.readId(line.slice(idStart, idEnd));
+    if (id === null) return undefined;
+    return { id, method: line.slice(methodStart, methodEnd), params: undefined };
+  }
+
   private readId(id: unknown): string | null {
     if (typeof id !== "string" || id.length === 0) return null;
     // A UTF-16 unit is at most 3 UTF-8 bytes: short ids skip the byte count.
     if (id.length * 3 > this.maxIdBytes && Buffer.byteLength(id) > this.maxIdBytes) return null;
     return id;
   }
+}
+
+/** True when line[start, end) is a JSON string body without escapes: no quote, backslash or control character. */
+function plainString(line: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = line.charCodeAt(i);
+    if (code < 0x20 || code === QUOTE || code === BACKSLASH) return false;
+  }
+  return true;
 }
 
 // A module function rather than a closure over `id` in parse(), which runs for every record.
