@@ -4,12 +4,15 @@
 // (LF excluded), sequence-numbered like Zi's frames. The answers to all records of one input chunk
 // are joined into one write. Like any well-behaved server it stops reading while stdout pushes back
 // (stdout to a pipe is asynchronous in Node), so its memory stays bounded as Zi's must.
+// With `naive`, it writes each answer on its own (one write per response), as a server that does not
+// batch its output does: the baseline of the issue-11 targets for pipelined throughput.
 //
-//   node bench/echo-child.mjs <responseBytes>
+//   node bench/echo-child.mjs <responseBytes> [naive]
 const LF = 0x0a;
 const responseBytes = Number(process.argv[2] ?? 256);
-if (!Number.isInteger(responseBytes) || responseBytes < 1) {
-  process.stderr.write("usage: node bench/echo-child.mjs <responseBytes>\n");
+const naive = process.argv[3] === "naive";
+if (!Number.isInteger(responseBytes) || responseBytes < 1 || (process.argv[3] !== undefined && !naive)) {
+  process.stderr.write("usage: node bench/echo-child.mjs <responseBytes> [naive]\n");
   process.exit(2);
 }
 const PAD = "x".repeat(responseBytes);
@@ -17,6 +20,7 @@ const PAD = "x".repeat(responseBytes);
 let sequence = 0;
 let carry = [];
 let carryBytes = 0;
+let pushedBack = false;
 
 function answer(record) {
   let id = null;
@@ -48,7 +52,11 @@ process.stdin.on("data", (chunk) => {
       carry = [];
       carryBytes = 0;
     }
-    out += answer(record);
+    if (naive) {
+      if (!process.stdout.write(answer(record))) pushedBack = true;
+    } else {
+      out += answer(record);
+    }
     start = nl + 1;
     nl = chunk.indexOf(LF, start);
   }
@@ -56,7 +64,9 @@ process.stdin.on("data", (chunk) => {
     carry.push(chunk.subarray(start));
     carryBytes += chunk.length - start;
   }
-  if (out && !process.stdout.write(out)) {
+  if (out && !process.stdout.write(out)) pushedBack = true;
+  if (pushedBack) {
+    pushedBack = false;
     process.stdin.pause();
     process.stdout.once("drain", () => process.stdin.resume());
   }

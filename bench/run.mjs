@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,journal,delegation] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,journal,delegation] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -16,6 +16,7 @@ import { BenchChildren } from "./lib/bench-children.mjs";
 import { BenchReport } from "./lib/bench-report.mjs";
 import { measureBigRecord } from "./lib/big-record.measure.mjs";
 import { measureDelegation } from "./lib/delegation.measure.mjs";
+import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
@@ -24,12 +25,13 @@ import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "journal", "delegation"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "journal", "delegation"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
 const FULL = {
   startup: { reps: 9 },
+  first: { reps: 7 },
   roundtrip: { count: 2000, reps: 9, warmup: 500 },
   flood: { sizes: [10_000, 100_000], reps: 5, warmup: 2000 },
   big: { reps: 7 },
@@ -40,6 +42,7 @@ const FULL = {
 };
 const QUICK = {
   startup: { reps: 3 },
+  first: { reps: 2 },
   roundtrip: { count: 500, reps: 3, warmup: 100 },
   flood: { sizes: [2000, 20_000], reps: 2, warmup: 500 },
   big: { reps: 2 },
@@ -77,6 +80,7 @@ const report = new BenchReport();
 const children = new BenchChildren(ziScript, ziArgs);
 const sections = {
   startup: () => measureStartup(children, report, config.startup),
+  first: () => measureFirstResponses(children, report, config.first),
   roundtrip: () => measureRoundTrips(children, report, config.roundtrip),
   flood: () => measureFlood(children, report, config.flood),
   big: () => measureBigRecord(children, report, config.big),

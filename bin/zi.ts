@@ -1,71 +1,14 @@
 #!/usr/bin/env node
-// The guard must be the first import: it captures the real stdout before anything else can write to it.
-import { StdoutGuard } from "../core/kernel/stdout-guard.js";
-import { setFlagsFromString } from "node:v8";
-import { CliOptions, UsageError, type ZiOptions } from "../core/cli/cli-options.js";
-import { ZiMain } from "../core/boot/zi-main.js";
-import { AgentSessionModule } from "../core/boot/agent-session-module.js";
-import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
+// The `zi` command. It only turns on Node's compile cache, where the running Node has one (22.1 and
+// later; feature-detected, Node 20 has none), and then loads the composition root: a cache enabled
+// here also covers the modules the root imports, which a call inside the root could not (ES modules
+// are all compiled before the first one runs). docs/performance.md has the figures.
+import nodeModule from "node:module";
 
-// Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
-// under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
-// measurable cost in throughput (npm run bench).
-setFlagsFromString("--optimize-for-size");
-
-const log = (message: string) => void process.stderr.write(`${message}\n`);
-
-// A promise some extension or dependency forgot to handle must not take the session down with it
-// (Node's default would exit): it is reported on stderr and the session goes on.
-process.on("unhandledRejection", (reason) => {
-  log(`zi: unhandled promise rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
-});
-
-let parsed: ReturnType<typeof CliOptions.parse>;
+const compileCache = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
 try {
-  parsed = CliOptions.parse(process.argv.slice(2), process.env);
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  log(`zi: ${error.message}`);
-  log(CliOptions.usage);
-  process.exit(2);
+  compileCache?.();
+} catch {
+  // an unwritable cache directory only costs speed
 }
-
-const output = StdoutGuard.protocolSink();
-const print = (text: string) => new Promise<void>((resolve) => output.write(`${text}\n`, () => resolve()));
-// Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
-let plugins: Promise<readonly ZiPlugin[]> | undefined;
-const loadPlugins = () =>
-  (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
-const loadFamilies = async () => {
-  const loaded = await loadPlugins();
-  const [{ BUILTIN_FAMILIES }, { composeFamilies }] = await Promise.all([
-    import("../methods/builtin-families.js"),
-    import("../core/extensions/plugin-composition.js"),
-  ]);
-  return composeFamilies(BUILTIN_FAMILIES, loaded);
-};
-const createModule = async (options: ZiOptions) => {
-  const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
-  StdoutGuard.redactStderr((text) => module.redact(text));
-  return module;
-};
-
-let code: number;
-// Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
-if (parsed === "help") {
-  await print(CliOptions.usage);
-  code = 0;
-} else if (parsed === "version") {
-  await print(ZiMain.version());
-  code = 0;
-} else if (parsed === "schema") {
-  const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
-  await print(JSON.stringify(generateProtocolSchema(await loadFamilies()), null, 2));
-  code = 0;
-} else if (parsed.mode === "json") {
-  const { JsonMain } = await import("../core/json-mode/json-main.js");
-  code = await new JsonMain(parsed, createModule, output, log).run();
-} else {
-  code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }).run();
-}
-process.exit(code);
+await import("./zi-cli.js");

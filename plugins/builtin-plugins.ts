@@ -4,7 +4,7 @@ import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 
 /**
- * The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi.ts). A typed
+ * The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi-cli.ts). A typed
  * tuple: the typed client derives its method map from these plugins' families.
  */
 export function builtinPlugins() {

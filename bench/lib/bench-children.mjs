@@ -39,8 +39,9 @@ export class BenchChildren {
     return this.#spawn(label, this.ziScript, this.ziArgs, env);
   }
 
-  spawnEcho(label, responseBytes) {
-    return this.#spawn(label, ECHO_CHILD, [String(responseBytes)], process.env);
+  /** naive: one write per response instead of one per input chunk (echo-child.mjs). */
+  spawnEcho(label, responseBytes, naive = false) {
+    return this.#spawn(label, ECHO_CHILD, naive ? [String(responseBytes), "naive"] : [String(responseBytes)], process.env);
   }
 
   spawnReplay(label, recordingFile) {
@@ -51,8 +52,8 @@ export class BenchChildren {
     return BenchChildren.started(this.spawnZi(label));
   }
 
-  echo(label, responseBytes) {
-    return BenchChildren.started(this.spawnEcho(label, responseBytes));
+  echo(label, responseBytes, naive = false) {
+    return BenchChildren.started(this.spawnEcho(label, responseBytes, naive));
   }
 
   /** Waits for `ready`; a child that never gets there is killed rather than left behind. */

@@ -26,8 +26,11 @@ function check(child, line, type, prefix, index, needle, parse) {
   }
 }
 
-/** Sends one request, waits for its response, sends the next. Resolves with the elapsed ms. */
-export async function roundTrips(child, count, prefix) {
+/**
+ * Sends one request, waits for its response, sends the next. Resolves with the elapsed ms; with
+ * `latencies` (a Float64Array of count), also fills in each round trip's ms.
+ */
+export async function roundTrips(child, count, prefix, latencies) {
   const requests = [];
   const needles = [];
   for (let i = 0; i < count; i++) {
@@ -35,13 +38,20 @@ export async function roundTrips(child, count, prefix) {
     needles.push(idNeedle(`${prefix}${i}`));
   }
   let i = 0;
+  let sentAt = 0;
   const done = child.wait((line, sequence, type) => {
     check(child, line, type, prefix, i, needles[i], i % SAMPLE_EVERY === 0 || i === count - 1);
+    if (latencies) {
+      const now = performance.now();
+      latencies[i] = now - sentAt;
+      sentAt = now;
+    }
     if (++i === count) return true;
     child.send(requests[i]);
     return false;
   });
   const start = performance.now();
+  sentAt = start;
   child.send(requests[0]);
   await done;
   return performance.now() - start;

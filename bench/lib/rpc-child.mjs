@@ -29,6 +29,7 @@ export class RpcChild {
   #process;
   #reader = new FrameReader();
   #waiter = null;
+  #afterReady = null;
   #stderr = "";
   #exit = null;
   #nextId = 0;
@@ -101,6 +102,19 @@ export class RpcChild {
   }
 
   /**
+   * `wait` for a child whose `ready` may not have been read yet (requests written at spawn): the waiter
+   * takes over synchronously after `ready`, so no frame that follows it in the same chunk is missed.
+   */
+  waitAfterReady(predicate, timeoutMs = WAIT_TIMEOUT_MS) {
+    if (this.ready) return this.wait(predicate, timeoutMs);
+    if (this.#afterReady) throw new Error(`${this.label}: a wait is already pending`);
+    return new Promise((resolve, reject) => {
+      this.#afterReady = () => this.wait(predicate, timeoutMs).then(resolve, reject);
+      this.started.catch(reject);
+    });
+  }
+
+  /**
    * Untimed convenience: sends one request and resolves with its parsed response or protocol error
    * (whose line length, LF excluded, is left in `lastAnswerBytes`).
    */
@@ -164,6 +178,9 @@ export class RpcChild {
     if (done) {
       this.#waiter = null;
       waiter.resolve();
+      const next = this.#afterReady;
+      this.#afterReady = null;
+      next?.();
     }
   }
 

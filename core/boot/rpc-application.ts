@@ -64,9 +64,15 @@ export class RpcApplication {
     return exit;
   }
 
-  /** Families, the DI wiring and the module's deferred startup (extensions) load side by side. */
+  /**
+   * Families, the DI wiring and the module's deferred startup (extensions) load side by side; the wiring
+   * (tsyringe) after the families' loader has brought in the Reflect polyfill it checks for on load, an
+   * order that must not depend on how a bundler orders its chunks.
+   */
   private async wire(afterReady: Promise<void>): Promise<MethodRegistry> {
-    const [families, { MethodWiring }] = await Promise.all([this.loadFamilies(), import("./method-wiring.js"), afterReady]);
+    const loading = this.loadFamilies();
+    const wiring = loading.then(() => import("./method-wiring.js"));
+    const [families, { MethodWiring }] = await Promise.all([loading, wiring, afterReady]);
     return MethodWiring.wire(this.module, this.kernel, families);
   }
 }

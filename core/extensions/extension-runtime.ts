@@ -8,7 +8,7 @@ import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";
 import type { PluginServices } from "./plugin-services.js";
 import type { ZiPlugin } from "./zi-plugin.js";
 
-/** The plugins compiled into this Zi (bin/zi.ts): a dynamic import, so `ready` does not wait for them. */
+/** The plugins compiled into this Zi (bin/zi-cli.ts): a dynamic import, so `ready` does not wait for them. */
 export type PluginLoader = () => Promise<readonly ZiPlugin[]>;
 
 export interface ExtensionRuntimeOptions {

@@ -3,7 +3,7 @@ import type { ZiExtensionApi } from "./extension-api.js";
 import type { PluginServices } from "./plugin-services.js";
 
 /**
- * A module compiled into Zi and composed at the composition root (bin/zi.ts). It may contribute RPC
+ * A module compiled into Zi and composed at the composition root (bin/zi-cli.ts). It may contribute RPC
  * method families (added, or replacing a built-in one with `replaces: true`) and, through `extension`,
  * the same commands, tools and session hooks as any extension file. Plugins are activated in list
  * order, before the extension files, so their command and tool names take precedence.

@@ -28,7 +28,8 @@ export class FrameWriter {
   private sequence = 0;
   private batch: string[] = [];
   private batchSizes: number[] = [];
-  private flushScheduled = false;
+  /** The end-of-turn flush; cancelled when flushNow() comes first, so the event loop need not spin once more for nothing. */
+  private scheduledFlush: NodeJS.Immediate | undefined;
   private pendingRecords = 0;
   private pendingBytes = 0;
   private readonly waiters: Waiter[] = [];
@@ -63,11 +64,15 @@ export class FrameWriter {
     return this.sendMembers(body.slice(1));
   }
 
-  /** `send` for a body built without its opening brace (`"type":"response",...}`), saving a copy per frame. */
-  sendMembers(members: string): void | Promise<void> {
+  /**
+   * `send` for a body built without its opening brace (`"type":"response",...}`), saving a copy per frame.
+   * `membersBytes`, when the caller knows it, is the UTF-8 length of `members`: counting it here would
+   * flatten a concatenated body into one more copy of it.
+   */
+  sendMembers(members: string, membersBytes?: number): void | Promise<void> {
     if (this.broken) return;
     // Counted with the longest possible header, so the accounting can only overestimate.
-    const bytes = Buffer.byteLength(members) + FRAME_HEADER_MAX_BYTES;
+    const bytes = (membersBytes ?? Buffer.byteLength(members)) + FRAME_HEADER_MAX_BYTES;
     if (this.waiters.length === 0 && this.fits(bytes)) {
       this.enqueue(members, bytes);
       return;
@@ -101,10 +106,7 @@ export class FrameWriter {
     this.batchSizes.push(bytes);
     this.pendingRecords++;
     this.pendingBytes += bytes;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(this.flush);
-    }
+    this.scheduledFlush ??= setImmediate(this.flush);
   }
 
   /**
@@ -120,7 +122,10 @@ export class FrameWriter {
    * capacity comes back write by write while the reader drains, and admission overlaps with output.
    */
   private readonly flush = (): void => {
-    this.flushScheduled = false;
+    if (this.scheduledFlush !== undefined) {
+      clearImmediate(this.scheduledFlush);
+      this.scheduledFlush = undefined;
+    }
     const batch = this.batch;
     const sizes = this.batchSizes;
     if (batch.length === 0) return;

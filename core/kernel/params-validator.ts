@@ -7,6 +7,8 @@ const MAX_FIELD_NAME = 64;
 /** DTOs may nest DTOs (even themselves); a record nests at most this deep into them. */
 const MAX_NESTED_DTO_DEPTH = 16;
 const TOO_DEEP = `nests deeper than ${MAX_NESTED_DTO_DEPTH} levels of parameter objects`;
+/** What a method without a params DTO gets: one frozen object, not a new one per request. */
+const NO_PARAMS = Object.freeze({});
 const VALIDATION = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true } as const;
 
 interface DtoShape {
@@ -49,7 +51,7 @@ export class ParamsValidator {
         const keys = Object.keys(params);
         if (keys.length > 0) throw invalid(keys.map((key) => unknownField("", key)));
       }
-      return {};
+      return NO_PARAMS;
     }
     const problems: FieldProblem[] = [];
     const instance = this.instantiate(dto, params ?? {}, "", 0, problems);

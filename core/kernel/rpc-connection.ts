@@ -17,6 +17,7 @@ export interface ConnectionDependencies {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const EMPTY_RESULT: EncodedResult = { json: "{}", bytes: 2 };
 
 interface InFlight {
   readonly method: string;
@@ -36,7 +37,9 @@ export class RpcConnection {
   private readonly settledWaiters: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private admitting = true;
-  private readonly frozenJson = new WeakMap<object, string>();
+  private readonly frozenJson = new WeakMap<object, EncodedResult>();
+  /** The JSON of each method name answered so far (a handful of names, each a protocol constant). */
+  private readonly methodJson = new Map<string, string>();
   private registry!: MethodRegistry;
 
   constructor(private readonly deps: ConnectionDependencies) {
@@ -165,18 +168,23 @@ export class RpcConnection {
   }
 
   private respond(id: string, method: string, result: unknown): void | Promise<void> {
-    let encoded: string;
+    let methodJson = this.methodJson.get(method);
+    if (methodJson === undefined) this.methodJson.set(method, (methodJson = JSON.stringify(method)));
+    const head = `"type":"response","id":${JSON.stringify(id)},"method":${methodJson},"ok":true,"result":`;
+    let encoded: EncodedResult;
     try {
+      // A result JSON cannot encode (a BigInt, a cycle) is the handler's fault: a coded failure, not a crash.
       encoded = this.encodeResult(result);
     } catch (error) {
       return this.respondError(id, method, error);
     }
-    const members = `"type":"response","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"ok":true,"result":${encoded}}`;
+    const members = `${head}${encoded.json}}`;
     if (this.exceedsRecord(members)) {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
     }
-    return this.deps.writer.sendMembers(members);
+    // The byte count from its parts: a snapshot's JSON is counted once, not once per response.
+    return this.deps.writer.sendMembers(members, Buffer.byteLength(head) + (encoded.bytes ??= Buffer.byteLength(encoded.json)) + 1);
   }
 
   private respondError(id: string, method: string, error: unknown): void | Promise<void> {
@@ -209,15 +217,15 @@ export class RpcConnection {
    * A frozen result is immutable by contract (the session hands out deep-frozen state snapshots), so
    * its JSON is computed once and reused for every response that carries the same object.
    */
-  private encodeResult(result: unknown): string {
-    if (result === undefined || result === null) return "{}";
-    if (typeof result !== "object" || !Object.isFrozen(result)) return JSON.stringify(result);
-    let json = this.frozenJson.get(result);
-    if (json === undefined) {
-      json = JSON.stringify(result);
-      this.frozenJson.set(result, json);
+  private encodeResult(result: unknown): EncodedResult {
+    if (result === undefined || result === null) return EMPTY_RESULT;
+    if (typeof result !== "object" || !Object.isFrozen(result)) return { json: JSON.stringify(result), bytes: undefined };
+    let encoded = this.frozenJson.get(result);
+    if (encoded === undefined) {
+      encoded = { json: JSON.stringify(result), bytes: undefined };
+      this.frozenJson.set(result, encoded);
     }
-    return json;
+    return encoded;
   }
 
   private asOperationError(error: unknown, method: string): RpcError {
@@ -235,6 +243,12 @@ export class RpcConnection {
   private emit(frame: object): void | Promise<void> {
     return this.deps.writer.send(JSON.stringify(frame));
   }
+}
+
+/** A result's JSON and, once counted, its UTF-8 length. */
+interface EncodedResult {
+  readonly json: string;
+  bytes: number | undefined;
 }
 
 function errorBody(error: RpcError) {

@@ -41,8 +41,11 @@ export class RpcServer {
    * meanwhile is queued. A wiring failure is logged and ends the process with exit code 1.
    */
   start(registry: Promise<MethodRegistry>): Promise<number> {
-    const { input, connection } = this.deps;
+    const { input, connection, writer } = this.deps;
     connection.start();
+    // `ready` leaves now, not at the end of this turn: on Node 22 the dynamic imports of the wiring can
+    // complete within the same turn (modules read synchronously), and `ready` would wait for them.
+    writer.flushNow();
     this.stallUntil(
       registry.then(
         (wired) => connection.useRegistry(wired),

@@ -1,7 +1,7 @@
 import type { OutputSink } from "./output-sink.js";
 
 /**
- * stdout belongs to the protocol, and stderr is no place for secrets. Importing this module (first thing in bin/zi.ts, before anything else
+ * stdout belongs to the protocol, and stderr is no place for secrets. Importing this module (first thing in bin/zi-cli.ts, before anything else
  * loads) captures the real stdout writer for frames and points `process.stdout.write` at stderr, so a
  * stray `console.log` in an extension or a dependency can never corrupt the frame stream.
  */

@@ -146,5 +146,8 @@ describe("zi --mode rpc as a black box: process and framing", () => {
     const line = /ready-probe: (.*)/.exec(zi.stderr);
     expect(line).not.toBeNull();
     expect(JSON.parse(line![1])).toEqual([]);
+    // The probe does see them once they are loaded: the first response needed the families.
+    const after = /response-probe: (.*)/.exec(zi.stderr);
+    expect(JSON.parse(after![1])).toEqual(expect.arrayContaining(["class-validator", "reflect-metadata"]));
   });
 });
