@@ -36,7 +36,6 @@ export class AgentSessionModule implements SessionModule {
     readonly session: AgentSession,
     private readonly extensions: ExtensionRuntime,
     private readonly journal: SessionJournal,
-    private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
   ) {
     this.models = session.models;
@@ -75,7 +74,7 @@ export class AgentSessionModule implements SessionModule {
       loadPlugins,
       log: stderrLine,
     });
-    return new AgentSessionModule(session, extensions, journal, registry, settings);
+    return new AgentSessionModule(session, extensions, journal, settings);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string): SessionJournal {
@@ -110,6 +109,5 @@ export class AgentSessionModule implements SessionModule {
   async dispose(): Promise<void> {
     await this.session.dispose();
     this.journal.close();
-    this.registry.dispose();
   }
 }
