@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,journal] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,roundtrip,flood,big,stream,stalled,journal] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -18,12 +18,13 @@ import { measureBigRecord } from "./lib/big-record.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
+import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
 import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "journal"];
+const SECTIONS = ["startup", "roundtrip", "flood", "big", "stream", "stalled", "journal"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -34,6 +35,7 @@ const FULL = {
   big: { reps: 7 },
   stream: { reps: 5, prompts: 8, textBytes: 24 * 1024 },
   deltas: { reps: 3, prompts: 2, textBytes: 128 * 1024, oneTokenDeltas: true },
+  stalled: { textBytes: 8 * 1024 * 1024, pauseMs: 10_000 },
   journal: { messages: undefined },
 };
 const QUICK = {
@@ -43,6 +45,7 @@ const QUICK = {
   big: { reps: 2 },
   stream: { reps: 1, prompts: 2, textBytes: 64 * 1024 },
   deltas: { reps: 1, prompts: 1, textBytes: 32 * 1024, oneTokenDeltas: true },
+  stalled: { textBytes: 2 * 1024 * 1024, pauseMs: 3000 },
   journal: { messages: 10_000 },
 };
 
@@ -81,6 +84,7 @@ const sections = {
     await measureStreaming(children, report, config.stream);
     await measureStreaming(children, report, config.deltas);
   },
+  stalled: () => measureStalledReader(report, { ...config.stalled, ziScript }),
   journal: () => measureJournal(report, config.journal),
 };
 const meta = {
