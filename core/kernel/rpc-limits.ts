@@ -24,6 +24,9 @@ export const RPC_LIMITS = Object.freeze({
   reservedInterrupts: 1,
   maxPendingOutputRecords: 1024,
   maxPendingOutputBytes: 32 * MiB,
+  maxQueuedInputs: 64,
+  maxQueuedInputBytes: 16 * MiB,
+  maxQueuedInputPreviewBytes: 1 * KiB,
   settlementMs: 5000,
 });
 

@@ -55,7 +55,7 @@ export const RESULT_DEFS: Record<string, JsonSchema> = {
       closed({ type: { const: "failed" }, errorMessage: str }),
     ],
   },
-  QueuedInput: closed({ text: str, completionId: str }, ["completionId"]),
+  QueuedInput: closed({ text: str, completionId: str, textTruncated: { const: true }, textBytes: count }, ["completionId", "textTruncated", "textBytes"]),
   WorkPlan: closed({
     revision: count,
     steps: { type: "array", items: closed({ id: str, title: str, status: { enum: ["pending", "in_progress", "completed", "cancelled"] } }, ["id"]) },
