@@ -2,6 +2,7 @@ import { plainToInstance } from "class-transformer";
 import { getMetadataStorage, validateSync, type ValidationError } from "class-validator";
 import type { ParamsClass } from "./rpc-method-metadata.js";
 import { RpcError, type FieldProblem } from "./rpc-error.js";
+import { RPC_LIMITS } from "./rpc-limits.js";
 
 const MAX_FIELD_NAME = 64;
 const VALIDATION = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true } as const;
@@ -30,7 +31,7 @@ export class ParamsValidator {
     if (dto === undefined) {
       if (params !== undefined) {
         const keys = Object.keys(params);
-        if (keys.length > 0) throw invalid(keys.map(unknownField));
+        if (keys.length > 0) throw invalid(keys.slice(0, COLLECTED_DETAILS).map(unknownField));
       }
       return {};
     }
@@ -40,7 +41,7 @@ export class ParamsValidator {
     const accepted: Record<string, unknown> = {};
     for (const key of Object.keys(source)) {
       if (known.has(key)) accepted[key] = source[key];
-      else problems.push(unknownField(key));
+      else if (problems.length < COLLECTED_DETAILS) problems.push(unknownField(key));
     }
     const instance = plainToInstance(dto, accepted);
     for (const error of validateSync(instance, VALIDATION)) collect(error, "", problems);
@@ -48,6 +49,9 @@ export class ParamsValidator {
     return instance;
   }
 }
+
+/** One more than a protocol_error shows, so the connection knows to mark the list truncated. */
+const COLLECTED_DETAILS = RPC_LIMITS.maxErrorDetails + 1;
 
 function invalid(details: FieldProblem[]): RpcError {
   return new RpcError("invalid_request", "invalid params", details);

@@ -25,7 +25,6 @@ export const KNOWN_EVENT_TYPES = [
   "operation_outcome",
   "work_plan_changed",
   "extension_error",
-  "event_omitted",
 ] as const;
 
 const frame = (type: string, properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => {
@@ -91,6 +90,7 @@ export const FRAME_SCHEMAS: Record<string, JsonSchema> = {
             { type: "object" },
           ],
         },
+        detailsTruncated: { const: true, description: "present when `details` was cut to maxErrorDetails entries / maxErrorDetailsBytes" },
       },
       required: ["code", "message"],
       additionalProperties: false,

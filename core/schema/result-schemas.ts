@@ -90,9 +90,10 @@ export const RESULT_DEFS: Record<string, JsonSchema> = {
     ...closed({ text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool }, ["errorMessage", "errorTruncated"]),
   },
   MessageItem: {
-    description: "A pi-ai message (user, assistant, toolResult) or a displayed custom message, with its transcript index.",
+    description:
+      "A pi-ai message (user, assistant, toolResult) or a displayed custom message, with its transcript index. An item whose JSON exceeds maxMessagePageBytes is a stand-in: clipped to maxStandInBytes, with `truncated: true` and its full size in `encodedBytes`.",
     type: "object",
-    properties: { index: count, role: str },
+    properties: { index: count, role: str, truncated: { const: true }, encodedBytes: count },
     required: ["index", "role"],
   },
   OperationOutcome: {

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ZiProcess } from "./support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -52,4 +55,62 @@ describe("queued input is bounded by count and bytes", () => {
     expect(state.result.queuedInputs.followUp[0]).toMatchObject({ textTruncated: true, textBytes: 8 * MiB });
     await zi.close();
   }, 120_000);
+});
+
+// Issue 9, findings 3 and 4: every frame fits the 16 MiB record bound by construction.
+describe("every frame fits a record", () => {
+  it("caps protocol_error details in count and bytes, marking the list truncated", async () => {
+    const zi = new ZiProcess();
+    const ready = await zi.waitFor((frame) => frame.type === "ready");
+    const params: Record<string, number> = {};
+    for (let i = 0; i < 400_000; i++) params[`k${i}`] = 1;
+    zi.request("bad", "session.get_state", params);
+    const error = await zi.waitFor((frame) => frame.type === "protocol_error" && frame.id === "bad", 60_000);
+    expect(error.error).toMatchObject({ code: "invalid_request", detailsTruncated: true });
+    expect(error.error.details).toHaveLength(ready.limits.maxErrorDetails);
+    expect(error.error.details[0]).toEqual({ field: "params.k0", problem: "unknown field" });
+    expect(frameBytes(error)).toBeLessThan(ready.limits.maxErrorDetailsBytes + 1024);
+    // A short list is not marked.
+    zi.request("two", "session.get_state", { a: 1, b: 2 });
+    const two = await zi.waitFor((frame) => frame.type === "protocol_error" && frame.id === "two");
+    expect(two.error.details).toHaveLength(2);
+    expect(two.error).not.toHaveProperty("detailsTruncated");
+    await zi.close();
+  }, 60_000);
+
+  it("serves a transcript item larger than a record as a stand-in, on events and on its page", async () => {
+    // Compaction off: a 2M-token echo would otherwise be compacted (slowly) right after the reply.
+    const home = mkdtempSync(join(tmpdir(), "zi-e2e-standin-"));
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ compaction: { enabled: false } }));
+    const zi = new ZiProcess({ ziHome: home });
+    await zi.call("m", "model.select", { provider: "faux", id: "echo" });
+    // Legal input: `"` is escaped to two bytes, so the request stays under 16 MiB while its echo
+    // reply, once escaped inside its entry_appended event, does not.
+    const text = '"'.repeat(8 * MiB - 256);
+    await zi.call("p", "session.prompt", { delivery: "direct", text }, 60_000);
+    await zi.call("w", "session.await_idle", {}, 120_000);
+    for (const frame of zi.frames) expect(frameBytes(frame)).toBeLessThanOrEqual(16 * MiB);
+    expect(zi.events().map((event) => event.type)).not.toContain("event_omitted");
+    const appended = zi.events("entry_appended").filter((event) => event.entry.type === "message");
+    expect(appended).toHaveLength(2);
+    const reply = appended[1];
+    expect(reply).toMatchObject({ truncated: true, entry: { type: "message", message: { role: "assistant" } } });
+    // The event's own JSON; with the frame's header and wrapper it would pass 16 MiB.
+    expect(reply.encodedBytes).toBeGreaterThan(16 * MiB - 128);
+    const clipped = reply.entry.message.content[0].text as string;
+    expect(clipped.length).toBeLessThan(1024 * 1024);
+    expect(`Echo: ${text}`.startsWith(clipped)).toBe(true);
+
+    const page = (await zi.call("g", "session.get_messages", { start: 1 }, 60_000)).result;
+    expect(page).toMatchObject({ start: 1, total: 2, nextStart: null });
+    const [item] = page.messages;
+    expect(item).toMatchObject({ index: 1, role: "assistant", truncated: true });
+    expect(item.encodedBytes).toBeGreaterThan(8 * MiB);
+    expect(`Echo: ${text}`.startsWith(item.content[0].text)).toBe(true);
+    // The user message alone exceeds a page too: it is served on its own page, then paging goes on.
+    const first = (await zi.call("g0", "session.get_messages", {}, 60_000)).result;
+    expect(first.messages.map((message: any) => message.index)).toEqual([0]);
+    expect(first.nextStart).toBe(1);
+    await zi.close();
+  }, 240_000);
 });
