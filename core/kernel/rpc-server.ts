@@ -28,6 +28,8 @@ export class RpcServer {
   private stalled = false;
   /** Records handed to the connection: the progress the end-of-input watchdog looks for. */
   private admitted = 0;
+  /** False until the method registry is wired (extensions load meanwhile, each within its own limit). */
+  private wired = false;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
@@ -45,7 +47,10 @@ export class RpcServer {
     connection.start();
     this.stallUntil(
       registry.then(
-        (wired) => connection.useRegistry(wired),
+        (wired) => {
+          connection.useRegistry(wired);
+          this.wired = true;
+        },
         (error) => {
           this.deps.log(`zi: cannot wire methods: ${(error as Error).message}`);
           void this.shutdown(1);
@@ -83,7 +88,8 @@ export class RpcServer {
   /**
    * End of input. Records already received are still admitted in order, as long as admission makes
    * progress; a stall that makes none for the settlement bound (a handler that never answers, a client
-   * that closed stdin and does not read) ends the wait, and what is still queued is discarded.
+   * that closed stdin and does not read) ends the wait, and what is still queued is discarded. Until
+   * the methods are wired (extensions loading) nothing can be admitted, and that wait is not a stall.
    */
   private readonly onEnd = (): void => {
     this.ended = true;
@@ -95,7 +101,8 @@ export class RpcServer {
     let seen = this.admitted;
     const watchdog = setInterval(() => {
       if (this.stopping) clearInterval(watchdog);
-      else if (this.admitted === seen) void this.shutdown(0);
+      // Loading extensions is progress: records piped before EOF wait for it, then are all admitted.
+      else if (this.wired && this.admitted === seen) void this.shutdown(0);
       else seen = this.admitted;
     }, this.deps.settlementMs);
     watchdog.unref();
