@@ -167,7 +167,9 @@ export class RpcServer {
   private async fatal(error: RpcError): Promise<void> {
     if (this.stopping) return;
     this.deps.connection.stopAdmitting();
-    await this.deps.connection.fatal(error);
+    // Queued, not awaited: with a reader that does not read, the frame may never leave, and the
+    // shutdown's flush bound must still apply.
+    void this.deps.connection.fatal(error);
     await this.shutdown(1);
   }
 
@@ -188,6 +190,7 @@ export class RpcServer {
     connection.detach();
     // Frames queued before exit must reach the reader, but a reader that never reads cannot hold Zi forever.
     await withDeadline(writer.drained(), Date.now() + settlementMs);
+    writer.abandon();
     this.resolveExit(code);
     return code;
   }

@@ -139,6 +139,24 @@ describe("shutdown with a stalled reader mid-stream", () => {
     zi.assertWellFormed();
   }, 40_000);
 
+  // Fatal framing is not in this list: while output is at its bound Zi frames no further input (it
+  // holds at most 256 KiB of it unread), so invalid bytes sent then are only seen once the client reads.
+  for (const how of ["SIGTERM", "stdin EOF"] as const) {
+    it(`${how} while the client never reads again: Zi still exits (${how === "SIGTERM" ? 143 : 0}) after its settlement and flush bounds`, async () => {
+      const zi = new ZiProcess({ fauxScript: { responses: [{ text: "abcd".repeat(2 * 1024 * 1024), tokensPerSecond: 1_000_000 }] } });
+      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
+      await zi.waitFor((frame) => frame.type === "session_event" && frame.event.type === "message_update");
+      zi.child.stdout.pause();
+      await sleep(1000);
+      if (how === "SIGTERM") zi.child.kill("SIGTERM");
+      else zi.child.stdin.end();
+      const exit = await zi.exited;
+      zi.child.stdout.resume();
+      expect(exit).toEqual({ code: how === "SIGTERM" ? 143 : 0, signal: null });
+    }, 40_000);
+  }
+
   it("fatal framing while a run streams: one fatal protocol_error, every admitted request answered, exit 1", async () => {
     const zi = new ZiProcess({ fauxScript: { responses: [{ text: "x".repeat(1 << 20), tokensPerSecond: 2000 }] } });
     await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
