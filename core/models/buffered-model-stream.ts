@@ -74,7 +74,9 @@ export class BufferedModelStream implements ModelEventStream {
     void this.drain();
   }
 
+  /** A caller that only wants the final message (the compactor) is not a consumer to wait for. */
   result(): Promise<PiAi.AssistantMessage> {
+    this.gate.release();
     return this.source.result();
   }
 

@@ -70,6 +70,21 @@ describe("BufferedModelStream", () => {
     await iterator.return?.();
   });
 
+  it("never holds the provider back for a caller that only awaits result() (the compactor)", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const gate = new ReadGate();
+    const buffered = new BufferedModelStream(source, gate);
+    source.push({ type: "text_delta", contentIndex: 0, delta: "x".repeat(READ_AHEAD_CHARS), partial: {} as PiAi.AssistantMessage });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.wait()).toBeInstanceOf(Promise);
+    const result = buffered.result();
+    expect(gate.wait()).toBeUndefined();
+    const final = piAi.fauxAssistantMessage("done");
+    source.push({ type: "done", reason: "stop", message: final });
+    expect(await result).toBe(final);
+  });
+
   it("waits for events that arrive later", async () => {
     const piAi = await loadPiAi();
     const source = piAi.createAssistantMessageEventStream();
