@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,journal,delegation] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -20,12 +20,13 @@ import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
+import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
 import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "journal", "delegation"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -37,6 +38,7 @@ const FULL = {
   big: { reps: 7 },
   stream: { reps: 5, prompts: 8, textBytes: 24 * 1024 },
   deltas: { reps: 3, prompts: 2, textBytes: 128 * 1024, oneTokenDeltas: true },
+  stalled: { textBytes: 8 * 1024 * 1024, pauseMs: 10_000 },
   journal: { messages: undefined },
   delegation: { reps: 5 },
 };
@@ -48,6 +50,7 @@ const QUICK = {
   big: { reps: 2 },
   stream: { reps: 1, prompts: 2, textBytes: 64 * 1024 },
   deltas: { reps: 1, prompts: 1, textBytes: 32 * 1024, oneTokenDeltas: true },
+  stalled: { textBytes: 2 * 1024 * 1024, pauseMs: 3000 },
   journal: { messages: 10_000 },
   delegation: { reps: 2 },
 };
@@ -88,6 +91,7 @@ const sections = {
     await measureStreaming(children, report, config.stream);
     await measureStreaming(children, report, config.deltas);
   },
+  stalled: () => measureStalledReader(report, { ...config.stalled, ziScript }),
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
 };

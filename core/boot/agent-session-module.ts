@@ -142,6 +142,5 @@ export class AgentSessionModule implements SessionModule {
   async dispose(): Promise<void> {
     await this.session.dispose();
     this.journal.close();
-    this.registry.dispose();
   }
 }

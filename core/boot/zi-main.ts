@@ -44,7 +44,9 @@ export class ZiMain {
       this.io.log(`zi: cannot start: ${(error as Error).message}`);
       return 1;
     }
-    for (const [signal, code] of SIGNAL_EXIT_CODES) process.once(signal, () => void app.server.shutdown(code));
+    // `on`, not `once`: a second signal (a double Ctrl-C) must not kill Zi by default mid-shutdown,
+    // skipping the answers, the flush and the exit handlers that end its tools' process groups.
+    for (const [signal, code] of SIGNAL_EXIT_CODES) process.on(signal, () => void app.server.shutdown(code));
     const code = await app.run();
     await Promise.race([
       module.dispose().catch((error) => this.io.log(`zi: dispose failed: ${(error as Error).stack ?? error}`)),

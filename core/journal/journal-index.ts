@@ -1,3 +1,5 @@
+import { standIn } from "../kernel/json-clip.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 import type { JournalEntry } from "./journal-types.js";
@@ -128,11 +130,17 @@ export class JournalIndex {
     const end = Math.min(total, start + limit);
     let bytes = 2; // the array's brackets
     for (let index = start; index < end; index++) {
-      const item = JournalIndex.toPageItem(index, this.shown[index]!);
+      let item = JournalIndex.toPageItem(index, this.shown[index]!);
       let size = this.shownBytes[index]!;
       if (size === NOT_MEASURED) {
         size = Buffer.byteLength(JSON.stringify(item));
         this.shownBytes[index] = size;
+      }
+      if (size > maxBytes) {
+        // An item no page could hold is served as a stand-in, alone on its page, so paging never sticks.
+        if (messages.length > 0) break;
+        item = standIn(item, size, Math.min(maxBytes, RPC_LIMITS.maxStandInBytes)) as typeof item;
+        size = Buffer.byteLength(JSON.stringify(item));
       }
       const added = messages.length > 0 ? size + 1 : size; // a comma separates items
       if (messages.length > 0 && bytes + added > maxBytes) break;

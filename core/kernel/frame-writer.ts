@@ -92,6 +92,17 @@ export class FrameWriter {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Gives up on output that a reader did not take within the shutdown's flush bound: every waiting
+   * producer is released (its frame dropped) and nothing more is written, so the session can be
+   * disposed without waiting for a reader that is not reading.
+   */
+  abandon(): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.releaseAll();
+  }
+
   private fits(bytes: number): boolean {
     if (this.pendingRecords === 0) return true; // one record is at most the record bound, always below the byte bound
     return (

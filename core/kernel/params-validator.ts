@@ -2,6 +2,7 @@ import { getMetadataStorage, ValidationTypes, validateSync, type ValidationError
 import type { ParamsClass } from "./rpc-method-metadata.js";
 import { nestedParamsOf } from "./params-decorators.js";
 import { RpcError, type FieldProblem } from "./rpc-error.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 
 const MAX_FIELD_NAME = 64;
 /** DTOs may nest DTOs (even themselves); a record nests at most this deep into them. */
@@ -49,7 +50,7 @@ export class ParamsValidator {
     if (dto === undefined) {
       if (params !== undefined) {
         const keys = Object.keys(params);
-        if (keys.length > 0) throw invalid(keys.map((key) => unknownField("", key)));
+        if (keys.length > 0) throw invalid(keys.slice(0, COLLECTED_DETAILS).map((key) => unknownField("", key)));
       }
       return NO_PARAMS;
     }
@@ -65,7 +66,8 @@ export class ParamsValidator {
     const instance = new dto() as Record<string, unknown>;
     for (const key of Object.keys(source)) {
       if (!shape.known.has(key)) {
-        problems.push(unknownField(prefix, key));
+        // A record may carry a million unknown keys: only enough problems to fill the capped details.
+        if (problems.length < COLLECTED_DETAILS) problems.push(unknownField(prefix, key));
         continue;
       }
       const value = source[key];
@@ -88,6 +90,9 @@ export class ParamsValidator {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** One more than a protocol_error shows, so the connection knows to mark the list truncated. */
+const COLLECTED_DETAILS = RPC_LIMITS.maxErrorDetails + 1;
 
 function invalid(details: FieldProblem[]): RpcError {
   return new RpcError("invalid_request", "invalid params", details);

@@ -5,6 +5,8 @@ import type { EventStreamPort, StateSnapshotPort } from "./kernel-ports.js";
 import type { RpcLimits } from "../wire/limits.js";
 import { EnvelopeRejection, RequestEnvelope } from "./request-envelope.js";
 import { RpcError } from "./rpc-error.js";
+import { clipJson, standIn } from "./json-clip.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
@@ -207,8 +209,8 @@ export class RpcConnection {
     const body = JSON.stringify({ type: "session_event", event });
     if (this.exceedsRecord(body)) {
       const type = (event as { type?: unknown }).type;
-      this.deps.log(`zi: a ${String(type)} event exceeds the output record bound; sent as event_omitted`);
-      return this.emit({ type: "session_event", event: { type: "event_omitted", omittedType: type, reason: "output_record_bound" } });
+      this.deps.log(`zi: a ${String(type)} event exceeds the output record bound; sent as a clipped stand-in`);
+      return this.emit({ type: "session_event", event: standIn(event, Buffer.byteLength(body) - SESSION_EVENT_WRAPPER_BYTES, this.deps.limits.maxStandInBytes) });
     }
     return this.deps.writer.send(body);
   };
@@ -251,11 +253,30 @@ interface EncodedResult {
   bytes: number | undefined;
 }
 
+/**
+ * `details` is bounded by construction: at most maxErrorDetails entries and about maxErrorDetailsBytes
+ * of JSON; a list cut short carries `detailsTruncated: true`.
+ */
 function errorBody(error: RpcError) {
-  return error.details === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, details: error.details };
+  const { details } = error;
+  if (details === undefined) return { code: error.code, message: error.message };
+  if (!Array.isArray(details)) return { code: error.code, message: error.message, details };
+  const shown: unknown[] = [];
+  let bytes = 2;
+  for (const detail of details) {
+    if (shown.length >= RPC_LIMITS.maxErrorDetails) break;
+    const entry = clipJson(detail, RPC_LIMITS.maxErrorDetailsBytes / 8);
+    bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (bytes > RPC_LIMITS.maxErrorDetailsBytes) break;
+    shown.push(entry);
+  }
+  return shown.length < details.length
+    ? { code: error.code, message: error.message, details: shown, detailsTruncated: true }
+    : { code: error.code, message: error.message, details: shown };
 }
+
+/** `{"type":"session_event","event":` and the closing brace around an event's JSON. */
+const SESSION_EVENT_WRAPPER_BYTES = 33;
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";

@@ -28,6 +28,8 @@ export class RpcServer {
   private stalled = false;
   /** Records handed to the connection: the progress the end-of-input watchdog looks for. */
   private admitted = 0;
+  /** False until the method registry is wired (extensions load meanwhile, each within its own limit). */
+  private wired = false;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
@@ -48,7 +50,10 @@ export class RpcServer {
     writer.flushNow();
     this.stallUntil(
       registry.then(
-        (wired) => connection.useRegistry(wired),
+        (wired) => {
+          connection.useRegistry(wired);
+          this.wired = true;
+        },
         (error) => {
           this.deps.log(`zi: cannot wire methods: ${(error as Error).message}`);
           void this.shutdown(1);
@@ -86,7 +91,8 @@ export class RpcServer {
   /**
    * End of input. Records already received are still admitted in order, as long as admission makes
    * progress; a stall that makes none for the settlement bound (a handler that never answers, a client
-   * that closed stdin and does not read) ends the wait, and what is still queued is discarded.
+   * that closed stdin and does not read) ends the wait, and what is still queued is discarded. Until
+   * the methods are wired (extensions loading) nothing can be admitted, and that wait is not a stall.
    */
   private readonly onEnd = (): void => {
     this.ended = true;
@@ -98,7 +104,8 @@ export class RpcServer {
     let seen = this.admitted;
     const watchdog = setInterval(() => {
       if (this.stopping) clearInterval(watchdog);
-      else if (this.admitted === seen) void this.shutdown(0);
+      // Loading extensions is progress: records piped before EOF wait for it, then are all admitted.
+      else if (this.wired && this.admitted === seen) void this.shutdown(0);
       else seen = this.admitted;
     }, this.deps.settlementMs);
     watchdog.unref();
@@ -163,7 +170,9 @@ export class RpcServer {
   private async fatal(error: RpcError): Promise<void> {
     if (this.stopping) return;
     this.deps.connection.stopAdmitting();
-    await this.deps.connection.fatal(error);
+    // Queued, not awaited: with a reader that does not read, the frame may never leave, and the
+    // shutdown's flush bound must still apply.
+    void this.deps.connection.fatal(error);
     await this.shutdown(1);
   }
 
@@ -184,6 +193,7 @@ export class RpcServer {
     connection.detach();
     // Frames queued before exit must reach the reader, but a reader that never reads cannot hold Zi forever.
     await withDeadline(writer.drained(), Date.now() + settlementMs);
+    writer.abandon();
     this.resolveExit(code);
     return code;
   }

@@ -1,62 +1,144 @@
 import type * as PiAi from "@mariozechner/pi-ai";
+import { ReadGate } from "./read-gate.js";
 
 /** What the session consumes of a model call: its events in order, then the final message. */
 export interface ModelEventStream extends AsyncIterable<PiAi.AssistantMessageEvent> {
   result(): Promise<PiAi.AssistantMessage>;
 }
 
+type DeltaEvent = Extract<PiAi.AssistantMessageEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;
+
+/** Deltas waiting for the consumer start to coalesce once this many events are waiting. */
+export const COALESCE_BACKLOG_EVENTS = 256;
+/** A coalesced delta holds at most this many characters; the next one starts a new delta. */
+export const MAX_COALESCED_DELTA_CHARS = 256 * 1024;
+/** The provider's response is read no further while this many delta characters wait... */
+export const READ_AHEAD_CHARS = 256 * 1024;
+/** ...or this many events. */
+const READ_AHEAD_EVENTS = 4096;
+/** Pieces of a coalesced delta are joined this often, so its cost stays its text (no per-piece strings). */
+const JOIN_PIECES = 1024;
+
+const isDelta = (event: PiAi.AssistantMessageEvent): event is DeltaEvent =>
+  event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta";
+
+/** Consecutive deltas of one content block that were still waiting when the next one arrived. */
+class DeltaRun {
+  private pieces: string[];
+  chars: number;
+
+  constructor(private readonly first: DeltaEvent) {
+    this.pieces = [first.delta];
+    this.chars = first.delta.length;
+  }
+
+  accepts(event: DeltaEvent): boolean {
+    return event.type === this.first.type && event.contentIndex === this.first.contentIndex && this.chars < MAX_COALESCED_DELTA_CHARS;
+  }
+
+  add(event: DeltaEvent): void {
+    this.pieces.push(event.delta);
+    this.chars += event.delta.length;
+    if (this.pieces.length >= JOIN_PIECES) this.pieces = [this.pieces.join("")];
+  }
+
+  event(): DeltaEvent {
+    return { ...this.first, delta: this.pieces.join("") };
+  }
+}
+
 /**
- * Drains a pi-ai event stream as fast as it produces, into a queue read from a moving head index.
+ * Drains a pi-ai event stream into a queue read from a moving head index, for two reasons.
  * pi-ai's own stream dequeues with Array.shift(); when the session is held back by output
- * backpressure the provider runs far ahead, the array outgrows V8's in-place left-trimming, and every
- * shift becomes a copy of the whole backlog: quadratic in the reply's length (measured: half of Zi's
- * CPU on a 50,000-delta reply). Here each event is handled once.
+ * backpressure the provider runs ahead, the array outgrows V8's in-place left-trimming, and every
+ * shift becomes a copy of the whole backlog: quadratic in the reply's length. Here each event is
+ * handled once.
+ * And a stalled session must cost the reply's text, not its number of deltas: once
+ * COALESCE_BACKLOG_EVENTS events wait, a delta that follows a waiting delta of the same content block
+ * is appended to it (the text a client rebuilds is unchanged; only the number of `message_update`
+ * events shrinks), and once READ_AHEAD_CHARS of deltas wait the call's ReadGate closes, so an HTTP
+ * provider's response is not read further until the session catches up.
  */
 export class BufferedModelStream implements ModelEventStream {
-  private readonly events: PiAi.AssistantMessageEvent[] = [];
+  private readonly events: (PiAi.AssistantMessageEvent | DeltaRun)[] = [];
   private head = 0;
+  private waitingChars = 0;
   private ended = false;
   private failure: unknown;
   private wake: (() => void) | undefined;
 
-  constructor(private readonly source: PiAi.AssistantMessageEventStream) {
+  constructor(
+    private readonly source: PiAi.AssistantMessageEventStream,
+    private readonly gate: ReadGate = new ReadGate(),
+  ) {
     void this.drain();
   }
 
+  /** A caller that only wants the final message (the compactor) is not a consumer to wait for. */
   result(): Promise<PiAi.AssistantMessage> {
+    this.gate.release();
     return this.source.result();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<PiAi.AssistantMessageEvent> {
-    for (;;) {
-      if (this.head < this.events.length) {
-        const event = this.events[this.head];
-        this.events[this.head++] = undefined as never;
-        if (this.head > 1024 && this.head * 2 > this.events.length) {
-          this.events.splice(0, this.head);
-          this.head = 0;
+    try {
+      for (;;) {
+        if (this.head < this.events.length) {
+          const item = this.events[this.head];
+          this.events[this.head++] = undefined as never;
+          if (this.head > 1024 && this.head * 2 > this.events.length) {
+            this.events.splice(0, this.head);
+            this.head = 0;
+          }
+          const event = item instanceof DeltaRun ? item.event() : item;
+          if (isDelta(event)) this.waitingChars -= item instanceof DeltaRun ? item.chars : event.delta.length;
+          this.gate.open = !this.atReadAheadBound();
+          yield event;
+        } else if (this.ended) {
+          if (this.failure !== undefined) throw this.failure;
+          return;
+        } else {
+          await new Promise<void>((resolve) => (this.wake = resolve));
         }
-        yield event;
-      } else if (this.ended) {
-        if (this.failure !== undefined) throw this.failure;
-        return;
-      } else {
-        await new Promise<void>((resolve) => (this.wake = resolve));
       }
+    } finally {
+      // A consumer that stops early (or finished) never holds the provider's read back.
+      this.gate.release();
     }
+  }
+
+  private atReadAheadBound(): boolean {
+    return this.waitingChars >= READ_AHEAD_CHARS || this.events.length - this.head >= READ_AHEAD_EVENTS;
   }
 
   private async drain(): Promise<void> {
     try {
       for await (const event of this.source) {
-        this.events.push(event);
+        this.push(event);
         this.notify();
       }
     } catch (error) {
       this.failure = error;
     }
     this.ended = true;
+    this.gate.release();
     this.notify();
+  }
+
+  private push(event: PiAi.AssistantMessageEvent): void {
+    if (!isDelta(event)) {
+      this.events.push(event);
+      return;
+    }
+    this.waitingChars += event.delta.length;
+    if (this.events.length - this.head >= COALESCE_BACKLOG_EVENTS) {
+      const last = this.events[this.events.length - 1];
+      if (last instanceof DeltaRun && last.accepts(event)) last.add(event);
+      else this.events.push(new DeltaRun(event));
+    } else {
+      this.events.push(event);
+    }
+    if (this.atReadAheadBound()) this.gate.open = false;
   }
 
   private notify(): void {

@@ -1,43 +1,38 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { FauxScript } from "./faux-script.js";
-import { FauxProviderPool } from "./faux-provider-pool.js";
+import { streamFauxReply } from "./faux-delta-stream.js";
 import { FauxResponder } from "./faux-responder.js";
 import type { FauxResponse } from "./faux-responder.js";
 import type { PiAiModule } from "./pi-ai-loader.js";
+import type { ReadGate } from "./read-gate.js";
 
 export const FAUX_PROVIDER = "faux";
-// Never registered with pi-ai: FauxProviderPool substitutes the api of the registration it borrows.
+// Never registered with pi-ai: Zi streams faux replies itself (faux-delta-stream.ts).
 const FAUX_API = "zi-faux";
 
 /**
  * The offline models: `faux/echo` (non-reasoning; replies `Echo: <last user text>`) and, with a
  * script, `faux/scripted` (reasoning with off..high but not xhigh, so thinking clamping is testable
- * offline). Built on pi-ai's faux provider; no keys, no network.
+ * offline). Streamed like pi-ai's faux provider; no keys, no network.
  */
 export class FauxModels {
   readonly models: PiAi.Model<PiAi.Api>[];
   private readonly responder: FauxResponder;
-  private readonly pool: FauxProviderPool;
 
   constructor(
-    piAi: PiAiModule,
+    private readonly piAi: PiAiModule,
     private readonly script: FauxScript | undefined,
   ) {
     this.responder = new FauxResponder(piAi);
-    this.pool = new FauxProviderPool(piAi);
     this.models = [this.model("echo", "Faux Echo", false)];
     if (script) this.models.push(this.model("scripted", "Faux Scripted", true));
   }
 
   /** `agent`: the profile of the delegated child calling, so a script step can answer that child only. */
-  stream(model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options: PiAi.SimpleStreamOptions, agent?: string): PiAi.AssistantMessageEventStream {
+  stream(model: PiAi.Model<PiAi.Api>, context: PiAi.Context, signal: AbortSignal, gate: ReadGate, agent?: string): PiAi.AssistantMessageEventStream {
     const step = model.id === "scripted" ? this.script?.next(agent) : undefined;
     const response = step ? this.responder.step(step, context) : this.responder.echo(context);
-    return this.pool.stream(model, context, options, () => this.deliver(response, options.signal), response.pacing);
-  }
-
-  dispose(): void {
-    this.pool.dispose();
+    return streamFauxReply(this.piAi, () => this.deliver(response, signal), context, model, response.pacing, signal, gate);
   }
 
   /** Waits `delayMs` before the first token; an abort ends the wait and the stream reports "aborted". */

@@ -1,10 +1,16 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { FauxStep } from "./model-config-types.js";
-import type { FauxPacing } from "./faux-provider-pool.js";
 import type { PiAiModule } from "./pi-ai-loader.js";
 
 /** Marks a scripted error as retryable in a way that survives cloning and JSON round trips. */
 export const FAUX_ERROR_DIAGNOSTIC = "zi_faux_error";
+
+export interface FauxPacing {
+  /** Characters per delta are 4 × tokenSize (pi-ai's faux token estimate). */
+  tokenSize: number;
+  /** Undefined streams as fast as the consumer accepts. */
+  tokensPerSecond?: number;
+}
 
 export interface FauxResponse {
   message: PiAi.AssistantMessage;

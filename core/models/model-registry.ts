@@ -3,6 +3,8 @@ import { decodeText, FILE_LIMITS, readBoundedFile } from "../config/bounded-file
 import { CredentialStore } from "../config/credential-store.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
+import { GATED_APIS, READ_GATE_HEADER, registerReadGate } from "./gated-fetch.js";
+import { ReadGate } from "./read-gate.js";
 import type { Warn } from "../config/stderr-warning.js";
 import type { ZiPaths } from "../config/zi-paths.js";
 import { RpcError } from "../kernel/rpc-error.js";
@@ -56,7 +58,6 @@ export class ModelRegistry implements ModelRuntime {
   private readonly script: FauxScript | undefined;
   private readonly classifier = new ProviderErrorClassifier();
   private loading: Promise<LoadedCatalog> | undefined;
-  private loaded: LoadedCatalog | undefined;
   private providers: Promise<UserProviderConfig[]> | undefined;
 
   constructor(options: ModelRegistryOptions) {
@@ -90,10 +91,12 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream> {
-    return new BufferedModelStream(await this.providerStream(model, context, options));
+    const gate = new ReadGate();
+    options.signal.addEventListener("abort", () => gate.release(), { once: true });
+    return new BufferedModelStream(await this.providerStream(model, context, options, gate), gate);
   }
 
-  private async providerStream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<PiAi.AssistantMessageEventStream> {
+  private async providerStream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions, gate: ReadGate): Promise<PiAi.AssistantMessageEventStream> {
     const { piAi, faux } = await this.load();
     const level = this.clampThinking(model, options.thinkingLevel);
     const base: PiAi.SimpleStreamOptions = {
@@ -101,8 +104,7 @@ export class ModelRegistry implements ModelRuntime {
       sessionId: options.sessionId,
       reasoning: level === "off" ? undefined : level,
     };
-    // Faux usage is an estimate; prompt caching would only make pi-ai keep a copy of every prompt.
-    if (faux.models.includes(model.model)) return faux.stream(model.model, context, { ...base, cacheRetention: "none" }, options.agent);
+    if (faux.models.includes(model.model)) return faux.stream(model.model, context, options.signal, gate, options.agent);
 
     const provider = model.model.provider;
     const apiKey =
@@ -112,11 +114,26 @@ export class ModelRegistry implements ModelRuntime {
     let source: PiAi.AssistantMessageEventStream;
     try {
       // Retries belong to the session (auto_retry events); SDK-internal retries would hide them.
-      source = piAi.streamSimple(model.model, context, { ...base, apiKey, maxRetries: 0 });
+      source = this.gatedStream(piAi, model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
     } catch (error) {
       return this.failedStream(piAi, model.model, this.credentials.redact(error instanceof Error ? error.message : String(error)));
     }
     return this.redacted(piAi, source);
+  }
+
+  /** A call whose SDK fetches through the global fetch reads its response body under `gate` (gated-fetch.ts). */
+  private gatedStream(
+    piAi: PiAiModule,
+    model: PiAi.Model<PiAi.Api>,
+    context: PiAi.Context,
+    options: PiAi.SimpleStreamOptions,
+    gate: ReadGate,
+  ): PiAi.AssistantMessageEventStream {
+    if (!GATED_APIS.has(model.api)) return piAi.streamSimple(model, context, options);
+    const registration = registerReadGate(gate);
+    const source = piAi.streamSimple(model, context, { ...options, headers: { ...options.headers, [READ_GATE_HEADER]: registration.header } });
+    void source.result().finally(registration.release);
+    return source;
   }
 
   classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind {
@@ -129,11 +146,6 @@ export class ModelRegistry implements ModelRuntime {
     return model ? clampThinkingLevel(model.supportedThinkingLevels, level) : "off";
   }
 
-  /** Unregisters the faux providers from pi-ai's global api registry. */
-  dispose(): void {
-    this.loaded?.faux.dispose();
-  }
-
   private resolved(piAi: PiAiModule, entry: CatalogEntry): ResolvedModel {
     return {
       descriptor: { ...entry.descriptor, input: [...entry.descriptor.input] },
@@ -143,8 +155,7 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   private load(): Promise<LoadedCatalog> {
-    this.loading ??= this.loadNow().then(
-      (loaded) => (this.loaded = loaded),
+    this.loading ??= this.loadNow().catch(
       (error: unknown) => {
         this.loading = undefined;
         throw error;

@@ -1,3 +1,4 @@
+import { installGatedFetch } from "./gated-fetch.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 
 export type PiAiModule = typeof PiAi;
@@ -11,7 +12,11 @@ export class PiAiLoader {
   private module: PiAiModule | undefined;
 
   load(): Promise<PiAiModule> {
-    this.pending ??= import("@mariozechner/pi-ai").then((module) => (this.module = module));
+    this.pending ??= import("@mariozechner/pi-ai").then((module) => {
+      // Before any provider SDK creates a client: they look `fetch` up then.
+      installGatedFetch();
+      return (this.module = module);
+    });
     return this.pending;
   }
 

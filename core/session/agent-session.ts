@@ -139,6 +139,7 @@ export class AgentSession implements SessionPort {
         return result("started", this.startRun([queued], completionId));
       case "steer":
       case "follow_up":
+        this.assertQueueable(text);
         void this.store.enqueue(delivery === "steer" ? "steering" : "followUp", queued);
         return joinable ? result("joined", this.tracker.admit(completionId, true)) : result("queued", this.tracker.admit(completionId, false));
       case "continue":
@@ -146,7 +147,10 @@ export class AgentSession implements SessionPort {
           throw busy(`session is ${activity}; continue is not possible now`);
         }
         if (joinable) {
-          if (text !== "") void this.store.enqueue("followUp", queued);
+          if (text !== "") {
+            this.assertQueueable(text);
+            void this.store.enqueue("followUp", queued);
+          }
           return result("joined", this.tracker.admit(completionId, true));
         }
         if (activity !== "idle") throw busy(`session is ${activity}; wait until it is idle`);
@@ -195,6 +199,11 @@ export class AgentSession implements SessionPort {
 
   getOutcomes(start: number, limit: number): OutcomePage {
     return this.journal.getOutcomePage(start, limit);
+  }
+
+  private assertQueueable(text: string): void {
+    const refusal = this.store.queueRefusal(text);
+    if (refusal !== undefined) throw new RpcError("capacity", refusal);
   }
 
   /** Resolves the model a resumed session recorded (no-op otherwise); see SessionModels. */

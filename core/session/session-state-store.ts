@@ -117,6 +117,11 @@ export class SessionStateStore {
     return this.commit(() => (this.thinking = level), { type: "thinking_level_changed", thinkingLevel: level });
   }
 
+  /** Why `text` cannot be queued now (the queues are at their bound), or undefined. */
+  queueRefusal(text: string): string | undefined {
+    return this.queues.refusal(text);
+  }
+
   enqueue(kind: QueueKind, input: QueuedInput): Promise<void> {
     return this.commit(() => this.queues.push(kind, input), () => this.queueEvent());
   }

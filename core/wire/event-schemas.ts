@@ -45,11 +45,19 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
   ["operation_outcome", event("operation_outcome", { outcome: ref("OperationOutcome") })],
   ["work_plan_changed", event("work_plan_changed", { workPlan: ref("WorkPlan") })],
   ["extension_error", event("extension_error", { extension: str, error: str })],
-  ["event_omitted", event("event_omitted", { omittedType: str, reason: { const: "output_record_bound" } })],
 ]);
 
-/** The `event` of a `session_event` frame: exactly one of the described events. */
-export const SESSION_EVENT_SCHEMA: JsonSchema = { oneOf: [...EVENT_SCHEMAS.values()] };
+/**
+ * An event whose frame would exceed the record bound, as it is sent instead (docs/protocol.md): the
+ * event clipped to maxStandInBytes, so members may be cut or missing, marked with its full size.
+ */
+const STAND_IN: JsonSchema = {
+  description: "A stand-in for an event too large for one record: clipped, `truncated: true`, its full JSON size in `encodedBytes`.",
+  ...open({ type: { enum: [...EVENT_SCHEMAS.keys()] }, truncated: { const: true }, encodedBytes: count }),
+};
+
+/** The `event` of a `session_event` frame: exactly one of the described events, or a stand-in for one. */
+export const SESSION_EVENT_SCHEMA: JsonSchema = { oneOf: [...EVENT_SCHEMAS.values(), STAND_IN] };
 
 /** Shared definitions the event payloads refer to (merged into the description's `$defs`). */
 export const EVENT_DEFS: Record<string, JsonSchema> = {

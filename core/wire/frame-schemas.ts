@@ -65,6 +65,7 @@ export const FRAME_SCHEMAS: Record<string, JsonSchema> = {
             { type: "object" },
           ],
         },
+        detailsTruncated: { const: true, description: "present when `details` was cut to maxErrorDetails entries / maxErrorDetailsBytes" },
       },
       required: ["code", "message"],
       additionalProperties: false,

@@ -28,6 +28,12 @@ export const RPC_LIMITS = Object.freeze({
   reservedInterrupts: 1,
   maxPendingOutputRecords: 1024,
   maxPendingOutputBytes: 32 * MiB,
+  maxErrorDetails: 64,
+  maxErrorDetailsBytes: 16 * KiB,
+  maxStandInBytes: 1 * MiB,
+  maxQueuedInputs: 64,
+  maxQueuedInputBytes: 16 * MiB,
+  maxQueuedInputPreviewBytes: 1 * KiB,
   settlementMs: 5000,
   /** `delegate` tool: tasks in one parallel call, and children running at once (docs/delegation.md). */
   maxDelegateTasks: 8,

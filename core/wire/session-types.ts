@@ -32,6 +32,10 @@ export type ModelState = { type: "unselected" } | ({ type: "selected" } & Public
 export interface QueuedInput {
   text: string;
   completionId?: string;
+  /** In the state and queue_update only, when `text` was clipped to maxQueuedInputPreviewBytes. */
+  textTruncated?: true;
+  /** The queued text's true UTF-8 size; present with `textTruncated`. */
+  textBytes?: number;
 }
 
 export interface WorkPlanStep {

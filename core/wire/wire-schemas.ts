@@ -41,7 +41,10 @@ export const WIRE_DEFS: Record<string, JsonSchema> = {
       closed({ type: { const: "failed" }, errorMessage: str }),
     ],
   },
-  QueuedInput: closed({ text: str, completionId: str }, ["completionId"]),
+  QueuedInput: {
+    description: "A queued input as state and queue_update show it: `text` clipped to maxQueuedInputPreviewBytes (`textTruncated`, with the true size in `textBytes`).",
+    ...closed({ text: str, completionId: str, textTruncated: { const: true }, textBytes: count }, ["completionId", "textTruncated", "textBytes"]),
+  },
   WorkPlan: closed({
     revision: count,
     steps: { type: "array", items: WORK_PLAN_STEP_SCHEMA },
@@ -77,9 +80,10 @@ export const WIRE_DEFS: Record<string, JsonSchema> = {
     ...closed({ text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool }, ["errorMessage", "errorTruncated"]),
   },
   MessageItem: {
-    description: "A pi-ai message (user, assistant, toolResult) or a displayed custom message, with its transcript index.",
+    description:
+      "A pi-ai message (user, assistant, toolResult) or a displayed custom message, with its transcript index. An item whose JSON exceeds maxMessagePageBytes is a stand-in: clipped to maxStandInBytes, with `truncated: true` and its full size in `encodedBytes`.",
     type: "object",
-    properties: { index: count, role: str },
+    properties: { index: count, role: str, truncated: { const: true }, encodedBytes: count },
     required: ["index", "role"],
   },
   OperationOutcome: {

@@ -143,6 +143,7 @@ export class BashRun {
     this.options.signal.removeEventListener("abort", this.onAbort);
     // Whatever survived the shell in a killed tree (a child ignoring SIGTERM) ends now.
     if (this.killedBy) this.group?.signal("SIGKILL");
+    this.group?.settle();
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
     if (error) return this.fail(new Error(`bash could not be started: ${error.message}`));

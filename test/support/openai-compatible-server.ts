@@ -13,7 +13,12 @@ export type ScriptedReply =
    */
   | { type: "malformed_sse" }
   /** Sends these text chunks, then destroys the socket without finishing the stream. */
-  | { type: "disconnect"; chunks: string[] };
+  | { type: "disconnect"; chunks: string[] }
+  /**
+   * `text` cut into deltas of `deltaChars`, as compact records written only as fast as the client
+   * reads them (the server waits for 'drain'), so `streamedBytes` shows how far Zi has read.
+   */
+  | { type: "paced_text"; text: string; deltaChars: number };
 
 export interface RecordedRequest {
   method: string;
@@ -32,6 +37,8 @@ export class OpenAICompatibleServer {
   private readonly replies: ScriptedReply[] = [];
   private readonly server: Server = createServer((request, response) => void this.handle(request, response));
   private sequence = 0;
+  /** Bytes of `paced_text` bodies handed to the socket so far. */
+  streamedBytes = 0;
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
@@ -87,6 +94,15 @@ export class OpenAICompatibleServer {
         this.startStream(response);
         response.end(`data: {"broken": Authorization: ${request.headers.authorization ?? ""}\n\n`);
         return;
+      case "paced_text":
+        this.startStream(response);
+        for (let offset = 0; offset < reply.text.length; offset += reply.deltaChars) {
+          const record = `data: {"choices":[{"index":0,"delta":{"content":${JSON.stringify(reply.text.slice(offset, offset + reply.deltaChars))}}}]}\n\n`;
+          this.streamedBytes += record.length;
+          if (!response.write(record)) await new Promise((resolve) => response.once("drain", resolve));
+          if (response.destroyed) return;
+        }
+        return this.finish(response, model, "stop");
       case "disconnect":
         this.startStream(response);
         for (const chunk of reply.chunks) this.send(response, model, { content: chunk });

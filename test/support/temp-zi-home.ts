@@ -22,17 +22,12 @@ export class TempZiHome {
     return file;
   }
 
-  private readonly registries: ModelRegistry[] = [];
-
-  /** A registry over this home, disposed (its faux providers unregistered) by `cleanup`. */
+  /** A registry over this home. */
   registry(options: { fauxScriptFile?: string } = {}): ModelRegistry {
-    const created = new ModelRegistry({ paths: this.paths, env: this.env, warn: this.warn, ...options });
-    this.registries.push(created);
-    return created;
+    return new ModelRegistry({ paths: this.paths, env: this.env, warn: this.warn, ...options });
   }
 
   cleanup(): void {
-    for (const registry of this.registries.splice(0)) registry.dispose();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

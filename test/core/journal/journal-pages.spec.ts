@@ -113,14 +113,19 @@ describe("message pages", () => {
     expect(journal.getMessagePage(0, 3, three - 1).messages).toHaveLength(2);
   });
 
-  it("sends one oversized item alone, then continues", () => {
+  it("serves an item larger than a page as a clipped stand-in starting its own page, then continues", () => {
     const journal = SessionJournal.inMemory("s", "/p");
     journal.append({ type: "message", message: userMessage("small") });
     journal.append({ type: "message", message: userMessage("x".repeat(5000)) });
     journal.append({ type: "message", message: userMessage("small again") });
     const pages = allPages(journal, 100, 1000);
-    expect(pages.map((page) => page.messages.map((message) => message.index))).toEqual([[0], [1], [2]]);
-    expect(encoded(pages[1]!.messages)).toBeGreaterThan(1000);
+    expect(pages[0]!.messages.map((message) => message.index)).toEqual([0]);
+    expect(pages.flatMap((page) => page.messages.map((message) => message.index))).toEqual([0, 1, 2]);
+    const standIn = pages[1]!.messages[0] as unknown as { index: number; truncated: boolean; encodedBytes: number; content: string };
+    expect(standIn).toMatchObject({ index: 1, truncated: true, encodedBytes: encoded([journal.getMessagePage(1, 1, 1 << 20).messages[0]]) - 2 });
+    expect(standIn.content.length).toBeGreaterThan(0);
+    expect("x".repeat(5000).startsWith(standIn.content)).toBe(true);
+    for (const page of pages) expect(encoded(page.messages)).toBeLessThanOrEqual(1000);
   });
 
   it("gives the same pages after a resume as live", () => {

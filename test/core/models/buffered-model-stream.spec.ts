@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type * as PiAi from "@mariozechner/pi-ai";
-import { BufferedModelStream } from "../../../core/models/buffered-model-stream.js";
+import { BufferedModelStream, COALESCE_BACKLOG_EVENTS, READ_AHEAD_CHARS } from "../../../core/models/buffered-model-stream.js";
+import { ReadGate } from "../../../core/models/read-gate.js";
 
 const loadPiAi = () => import("@mariozechner/pi-ai");
 
@@ -9,7 +10,7 @@ function delta(i: number): PiAi.AssistantMessageEvent {
 }
 
 describe("BufferedModelStream", () => {
-  it("delivers every event in order to a consumer that falls far behind, then the result", async () => {
+  it("delivers every delta in order to a consumer that falls far behind, coalescing those that waited", async () => {
     const piAi = await loadPiAi();
     const source = piAi.createAssistantMessageEventStream();
     const buffered = new BufferedModelStream(source);
@@ -17,13 +18,71 @@ describe("BufferedModelStream", () => {
     for (let i = 0; i < 5000; i++) source.push(delta(i));
     source.push({ type: "done", reason: "stop", message: final });
     source.end();
+    await new Promise((resolve) => setImmediate(resolve)); // the whole reply is buffered before the consumer starts
     const seen: string[] = [];
     for await (const event of buffered) {
       if (event.type === "text_delta") seen.push(event.delta);
-      if (seen.length % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (seen.length % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => `d${i}`));
+    const all = Array.from({ length: 5000 }, (_, i) => `d${i}`);
+    expect(seen.join("")).toBe(all.join(""));
+    // The first deltas pass one by one; those that queued behind COALESCE_BACKLOG_EVENTS others merge.
+    expect(seen.slice(0, COALESCE_BACKLOG_EVENTS)).toEqual(all.slice(0, COALESCE_BACKLOG_EVENTS));
+    expect(seen.length).toBe(COALESCE_BACKLOG_EVENTS + 1);
     expect(await buffered.result()).toBe(final);
+  });
+
+  it("never merges deltas of different content blocks or kinds", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const buffered = new BufferedModelStream(source);
+    for (let i = 0; i < COALESCE_BACKLOG_EVENTS; i++) source.push(delta(i));
+    source.push({ type: "text_delta", contentIndex: 0, delta: "a", partial: {} as PiAi.AssistantMessage });
+    source.push({ type: "text_delta", contentIndex: 0, delta: "b", partial: {} as PiAi.AssistantMessage });
+    source.push({ type: "thinking_delta", contentIndex: 0, delta: "t", partial: {} as PiAi.AssistantMessage });
+    source.push({ type: "text_delta", contentIndex: 1, delta: "c", partial: {} as PiAi.AssistantMessage });
+    source.push({ type: "text_delta", contentIndex: 1, delta: "d", partial: {} as PiAi.AssistantMessage });
+    source.end(piAi.fauxAssistantMessage("x"));
+    await new Promise((resolve) => setImmediate(resolve));
+    const tail: string[] = [];
+    let index = 0;
+    for await (const event of buffered) {
+      if (index++ >= COALESCE_BACKLOG_EVENTS && "delta" in event) tail.push(`${event.type}/${event.contentIndex}/${event.delta}`);
+    }
+    expect(tail).toEqual(["text_delta/0/ab", "thinking_delta/0/t", "text_delta/1/cd"]);
+  });
+
+  it("closes the read gate while READ_AHEAD_CHARS of deltas wait, and reopens it as the consumer catches up", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const gate = new ReadGate();
+    const buffered = new BufferedModelStream(source, gate);
+    const chunk = "x".repeat(64 * 1024);
+    for (let i = 0; i < READ_AHEAD_CHARS / chunk.length; i++) {
+      source.push({ type: "text_delta", contentIndex: 0, delta: chunk, partial: {} as PiAi.AssistantMessage });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.wait()).toBeInstanceOf(Promise);
+    const iterator = buffered[Symbol.asyncIterator]();
+    await iterator.next();
+    expect(gate.wait()).toBeUndefined();
+    source.end(piAi.fauxAssistantMessage("x"));
+    await iterator.return?.();
+  });
+
+  it("never holds the provider back for a caller that only awaits result() (the compactor)", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const gate = new ReadGate();
+    const buffered = new BufferedModelStream(source, gate);
+    source.push({ type: "text_delta", contentIndex: 0, delta: "x".repeat(READ_AHEAD_CHARS), partial: {} as PiAi.AssistantMessage });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.wait()).toBeInstanceOf(Promise);
+    const result = buffered.result();
+    expect(gate.wait()).toBeUndefined();
+    const final = piAi.fauxAssistantMessage("done");
+    source.push({ type: "done", reason: "stop", message: final });
+    expect(await result).toBe(final);
   });
 
   it("waits for events that arrive later", async () => {

@@ -31,7 +31,6 @@ describe("models.json provider against a local OpenAI-compatible server", () => 
   });
 
   afterEach(async () => {
-    runtime.dispose();
     await server.stop();
     home.cleanup();
   });
@@ -152,12 +151,8 @@ describe("models.json provider against a local OpenAI-compatible server", () => 
 
   it("refuses a provider whose key variable is unset", async () => {
     const bare = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn });
-    try {
-      await expect(bare.resolve("fromenv", "env-model")).rejects.toMatchObject({ code: "operation_failed" });
-      expect((await bare.list()).find((model) => model.provider === "fromenv")?.configured).toBe(false);
-    } finally {
-      bare.dispose();
-    }
+    await expect(bare.resolve("fromenv", "env-model")).rejects.toMatchObject({ code: "operation_failed" });
+    expect((await bare.list()).find((model) => model.provider === "fromenv")?.configured).toBe(false);
   });
 
   it("ends aborted when interrupted mid-stream", async () => {

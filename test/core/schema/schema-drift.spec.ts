@@ -15,7 +15,8 @@ const BROKEN_EXTENSION = resolve("test/fixtures/broken.extension.mjs");
 /** The event types the description names (each member of frames.session_event's `event`). */
 function eventNames(description: ProtocolDescription): string[] {
   const event = description.frames.session_event!.properties!.event!;
-  return event.oneOf!.map((member) => member.properties!.type!.const as string);
+  // Each described event has a constant type; the stand-in member (any of them, clipped) has an enum.
+  return event.oneOf!.flatMap((member) => (member.properties!.type!.const === undefined ? [] : [member.properties!.type!.const as string]));
 }
 
 afterEach(() => BuiltZi.killAll());
@@ -149,8 +150,8 @@ describe("the generated schema against the built zi (drift check)", () => {
     }
     expect(problems).toEqual([]);
     expect([...types].sort()).toEqual(["protocol_error", "ready", "response", "session_event"]);
-    // Not vacuous: most event kinds went through the check (compaction and event_omitted have their own tests).
+    // Not vacuous: most event kinds went through the check (compaction has its own tests).
     const unseen = eventNames(description).filter((type) => !eventTypes.has(type));
-    expect(unseen.sort()).toEqual(["compaction_end", "compaction_start", "event_omitted"]);
+    expect(unseen.sort()).toEqual(["compaction_end", "compaction_start"]);
   });
 });

@@ -26,13 +26,10 @@ describe("AgentSession with the production collaborators", () => {
   let env: NodeJS.ProcessEnv;
   let scriptFile: string;
   const warnings: string[] = [];
-  const registries: ModelRegistry[] = [];
   const journals: SessionJournal[] = [];
 
   const registry = (): ModelRegistry => {
-    const created = new ModelRegistry({ paths, env, fauxScriptFile: scriptFile, warn: (message) => warnings.push(message) });
-    registries.push(created);
-    return created;
+    return new ModelRegistry({ paths, env, fauxScriptFile: scriptFile, warn: (message) => warnings.push(message) });
   };
   const session = (journal: SessionJournal, runtime: ModelRegistry = registry()): AgentSession =>
     new AgentSession({
@@ -65,7 +62,6 @@ describe("AgentSession with the production collaborators", () => {
   });
 
   afterEach(() => {
-    for (const created of registries.splice(0)) created.dispose();
     for (const journal of journals.splice(0)) journal.close();
     rmSync(root, { recursive: true, force: true });
   });

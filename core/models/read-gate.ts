@@ -1,0 +1,31 @@
+/**
+ * Whether a model call may read more of its provider's response: closed while the session's backlog
+ * of that call is at its bound. HTTP response bodies wait on it before each read (see gated-fetch.ts),
+ * so a stalled session stops reading the socket and TCP pushes back on the provider.
+ */
+export class ReadGate {
+  private closed = false;
+  private released = false;
+  private waiters: (() => void)[] = [];
+
+  /** Undefined when reading may go on now, else a promise that resolves once it may. */
+  wait(): Promise<void> | undefined {
+    if (!this.closed || this.released) return undefined;
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  set open(open: boolean) {
+    this.closed = !open;
+    if (open) this.wake();
+  }
+
+  /** For good (the call ended or was aborted): a read must never wait for a consumer that is gone. */
+  release(): void {
+    this.released = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+}
