@@ -3,7 +3,7 @@
  * here, against the built `dist/` (run `npm run build` first). The fence's info string says how:
  *
  *   ```sh                  run by bash (`set -euo pipefail`) from the repository root, with a fresh
- *                          ZI_HOME; it must exit 0.
+ *                          ZI_HOME (and a TMPDIR removed afterwards); it must exit 0.
  *   ```sh ci-only          not run here: it installs or runs the whole suite (`npm ci`, `npm run
  *                          check`), which CI itself does before this test can run.
  *   ```ts                  typechecked (tsc, NodeNext, the project's compiler options) in a scratch
@@ -63,7 +63,8 @@ const tsCompilerOptions = {
 };
 
 let scratch: ScratchCheckout;
-const homes: string[] = [];
+// Every block's ZI_HOME and TMPDIR (so `mktemp -d` in a block) live here, removed after the run.
+let runTemp: string;
 const files = new Map<DocBlock, string>();
 const runs = new Map<DocBlock, Promise<Ran>>();
 let typecheck: Promise<Map<string, string[]>>;
@@ -87,10 +88,10 @@ function limited<T>(task: () => Promise<T>): Promise<T> {
 }
 
 function execute(command: string, args: string[], cwd: string): Promise<Ran> {
-  const home = mkdtempSync(join(tmpdir(), "zi-doc-home-"));
-  homes.push(home);
+  const home = mkdtempSync(join(runTemp, "zi-home-"));
   return new Promise((resolveRun) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ZI_HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, ZI_HOME: home, TMPDIR: runTemp };
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -133,6 +134,7 @@ function describeRun(ran: Ran): string {
 
 beforeAll(() => {
   if (!existsSync("dist/bin/zi.js")) throw new Error("dist/ is missing: run `npm run build` before the doc test");
+  runTemp = mkdtempSync(join(tmpdir(), "zi-doc-run-"));
   scratch = new ScratchCheckout(REPOSITORY, { skip: [".git", "tsconfig.json"], replace: BUILT });
   const tsBlocks = blocks.filter((block) => block.lang === "ts" && block.run !== "excerpt");
   for (const block of tsBlocks) files.set(block, scratch.write(fileName(block), block.code));
@@ -151,7 +153,7 @@ beforeAll(() => {
 
 afterAll(() => {
   scratch?.remove();
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
+  if (runTemp) rmSync(runTemp, { recursive: true, force: true });
 });
 
 describe("doc examples", () => {
