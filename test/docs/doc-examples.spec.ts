@@ -22,9 +22,11 @@
  * ```ts block whose first line is a path comment (`// methods/greeting/say-hello.method.ts`) is written
  * at that path, so its relative imports resolve as in the repository and later blocks import it; it is
  * a module Zi loads after reflect-metadata, and is run that way. Other ```ts blocks sit at the root,
- * where `zi/client`, `zi/extension` and `zi/testing` resolve through package.json `exports`. Any other marker, or a shell or TypeScript block under another
- * language name (```bash, ```typescript), fails the first test: no block is skipped silently.
- * docs/architecture.md repeats these rules for doc writers.
+ * where `zi/client`, `zi/extension` and `zi/testing` resolve through package.json `exports`.
+ *
+ * Any other marker, a shell or TypeScript block under another language name (```bash, ```typescript),
+ * or an unmarked ```sh block that runs `npm ci` or the suite fails the first test: no block is skipped
+ * silently. docs/architecture.md repeats these rules for doc writers.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
