@@ -21,8 +21,9 @@ describe("zi --mode rpc as a black box: admission", () => {
     expect(capacity).toMatchObject({ type: "response", ok: false, error: { code: "capacity", applied: "no" } });
     const stateRefused = await zi.call("st", "session.get_state");
     expect(stateRefused).toMatchObject({ ok: false, error: { code: "capacity" } });
-    zi.request("i1", "session.interrupt");
-    zi.request("i2", "session.interrupt");
+    // One write, so both records arrive in one chunk and are admitted in one pass: the first interrupt
+    // still holds the reserved slot when the second is admitted, however fast the interrupt settles.
+    zi.send([{ version: 1, id: "i1", method: "session.interrupt" }, { version: 1, id: "i2", method: "session.interrupt" }].map((r) => JSON.stringify(r)).join("\n"));
     const second = await zi.waitFor((f) => f.id === "i2");
     expect(second).toMatchObject({ ok: false, error: { code: "capacity" } });
     const first = await zi.waitFor((f) => f.id === "i1");

@@ -113,11 +113,15 @@ describe("zi --mode rpc as a black box: process and framing", () => {
   });
 
   it("routes a stray console.log and process.stdout.write from loaded code to stderr, never stdout", async () => {
-    // Preloaded code that prints once Zi is running, as an extension or a dependency might.
-    const preload = "data:text/javascript,setTimeout(()=>{console.log('stray-log');process.stdout.write('stray-write\\n')},300)";
+    // Preloaded code that prints once Zi is running (its stdout guard installed), as an extension or a
+    // dependency might. It waits for the guard rather than for a fixed time: a busy machine may take
+    // longer than any fixed delay to load Zi.
+    const preload =
+      "data:text/javascript,const%20original=process.stdout.write;const%20tick=()=>{if(process.stdout.write===original)setTimeout(tick,10);" +
+      "else{console.log('stray-log');process.stdout.write('stray-write\\n')}};tick()";
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${preload}` } });
     await zi.call("s", "session.get_state");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    while (!zi.stderr.includes("stray-write") && zi.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
     await zi.call("t", "session.get_state");
     await zi.close();
     expect(zi.problems).toEqual([]);
@@ -126,13 +130,16 @@ describe("zi --mode rpc as a black box: process and framing", () => {
   });
 
   it("reports an unhandled promise rejection on stderr and keeps serving", async () => {
-    const preload = "data:text/javascript,setTimeout(()=>{Promise.reject(new%20Error('forgotten-rejection'))},300)";
+    // Rejects once Zi has installed its handler, not after a fixed delay (see the stray-output test).
+    const preload =
+      "data:text/javascript,const%20tick=()=>{if(process.listenerCount('unhandledRejection')===0)setTimeout(tick,10);" +
+      "else%20Promise.reject(new%20Error('forgotten-rejection'))};tick()";
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${preload}` } });
     await zi.call("s", "session.get_state");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    while (!zi.stderr.includes("forgotten-rejection") && zi.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await zi.call("t", "session.get_state")).ok).toBe(true);
     expect((await zi.close()).code).toBe(0);
-    expect(zi.stderr).toContain("forgotten-rejection");
+    expect(zi.stderr).toContain("zi: unhandled promise rejection: Error: forgotten-rejection");
   });
 
   it("writes ready before loading class-validator, DI and the method families, and then serves requests", async () => {
