@@ -3,13 +3,16 @@
  * here, against the built `dist/` (run `npm run build` first). The fence's info string says how:
  *
  *   ```sh                  run by bash (`set -euo pipefail`) from the repository root, with a fresh
- *                          ZI_HOME; it must exit 0.
+ *                          ZI_HOME (and a TMPDIR removed afterwards); it must exit 0.
  *   ```sh ci-only          not run here: it installs or runs the whole suite (`npm ci`, `npm run
  *                          check`), which CI itself does before this test can run.
  *   ```ts                  typechecked (tsc, NodeNext, the project's compiler options) in a scratch
  *                          checkout (test/support/scratch-checkout.ts), then run there by Node with
  *                          ts-node's ESM loader and a fresh ZI_HOME; it must exit 0.
  *   ```ts typecheck-only   typechecked, not run: it needs a real provider key.
+ *   ```ts extension        typechecked, then loaded into the built Zi with `--extension`: Zi must
+ *                          report no `extension_error`, list the commands the block registers in
+ *                          `command.list`, and exit 0 on close.
  *   ```ts excerpt=PATH     quotes a source file: every line must occur in PATH, in order.
  *   ```text output         right after a block that is run: the stdout it must print. `…` stands for
  *                          any text within a line, a line of only `…` for any number of lines.
@@ -19,12 +22,14 @@
  * ```ts block whose first line is a path comment (`// methods/greeting/say-hello.method.ts`) is written
  * at that path, so its relative imports resolve as in the repository and later blocks import it; it is
  * a module Zi loads after reflect-metadata, and is run that way. Other ```ts blocks sit at the root,
- * where `zi/client`, `zi/extension` and `zi/testing` resolve through package.json `exports`. Any other marker, or a shell or TypeScript block under another
- * language name (```bash, ```typescript), fails the first test: no block is skipped silently.
- * docs/architecture.md repeats these rules for doc writers.
+ * where `zi/client`, `zi/extension` and `zi/testing` resolve through package.json `exports`.
+ *
+ * Any other marker, a shell or TypeScript block under another language name (```bash, ```typescript),
+ * or an unmarked ```sh block that runs `npm ci` or the suite fails the first test: no block is skipped
+ * silently. docs/architecture.md repeats these rules for doc writers.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from "@jest/globals";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -63,7 +68,8 @@ const tsCompilerOptions = {
 };
 
 let scratch: ScratchCheckout;
-const homes: string[] = [];
+// Every block's ZI_HOME and TMPDIR (so `mktemp -d` in a block) live here, removed after the run.
+let runTemp: string;
 const files = new Map<DocBlock, string>();
 const runs = new Map<DocBlock, Promise<Ran>>();
 let typecheck: Promise<Map<string, string[]>>;
@@ -86,15 +92,16 @@ function limited<T>(task: () => Promise<T>): Promise<T> {
   });
 }
 
-function execute(command: string, args: string[], cwd: string): Promise<Ran> {
-  const home = mkdtempSync(join(tmpdir(), "zi-doc-home-"));
-  homes.push(home);
+function execute(command: string, args: string[], cwd: string, talk?: (child: ChildProcess) => void): Promise<Ran> {
+  const home = mkdtempSync(join(runTemp, "zi-home-"));
   return new Promise((resolveRun) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ZI_HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+    const env = { ...process.env, ZI_HOME: home, TMPDIR: runTemp };
+    const child = spawn(command, args, { cwd, env, stdio: [talk ? "pipe" : "ignore", "pipe", "pipe"] });
+    talk?.(child);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -127,16 +134,38 @@ async function typecheckAll(): Promise<Map<string, string[]>> {
   return byFile;
 }
 
+/** Starts the built Zi with the block as its one extension, asks command.list, then disconnects. */
+function loadIntoZi(file: string): Promise<Ran> {
+  const request = `${JSON.stringify({ version: 1, id: "list", method: "command.list" })}\n`;
+  return execute(process.execPath, [join(REPOSITORY, "dist/bin/zi.js"), "--mode", "rpc", "--no-session", "--extension", file], scratch.root, (child) => {
+    let seen = "";
+    child.stdin!.write(request);
+    // Disconnect only once the answer is out: closing stdin earlier would be a disconnect mid-request.
+    child.stdout!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(`"type":"response","id":"list"`)) child.stdin!.end();
+    });
+  });
+}
+
+function frames(stdout: string): { type: string; id?: string; ok?: boolean; event?: { type: string } }[] {
+  return stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
 function describeRun(ran: Ran): string {
   return `exit ${ran.code}${ran.signal ? ` (${ran.signal}${ran.signal === "SIGKILL" ? `, killed after ${RUN_TIMEOUT_MS} ms` : ""})` : ""}\n--- stdout\n${ran.stdout}--- stderr\n${ran.stderr}`;
 }
 
 beforeAll(() => {
   if (!existsSync("dist/bin/zi.js")) throw new Error("dist/ is missing: run `npm run build` before the doc test");
+  runTemp = mkdtempSync(join(tmpdir(), "zi-doc-run-"));
   scratch = new ScratchCheckout(REPOSITORY, { skip: [".git", "tsconfig.json"], replace: BUILT });
   const tsBlocks = blocks.filter((block) => block.lang === "ts" && block.run !== "excerpt");
   for (const block of tsBlocks) files.set(block, scratch.write(fileName(block), block.code));
   typecheck = typecheckAll();
+  for (const block of blocks.filter((b) => b.run === "extension")) {
+    runs.set(block, typecheck.then(() => limited(() => loadIntoZi(files.get(block)!))));
+  }
   for (const block of blocks.filter((b) => b.run === "run")) {
     const ran =
       block.lang === "sh"
@@ -151,7 +180,7 @@ beforeAll(() => {
 
 afterAll(() => {
   scratch?.remove();
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
+  if (runTemp) rmSync(runTemp, { recursive: true, force: true });
 });
 
 describe("doc examples", () => {
@@ -179,6 +208,18 @@ describe("doc examples", () => {
         if (block.lang === "ts") {
           const file = files.get(block)!;
           expect({ file: relative(scratch.root, file), diagnostics: (await typecheck).get(file) ?? [] }).toEqual({ file: relative(scratch.root, file), diagnostics: [] });
+        }
+        if (block.run === "extension") {
+          const ran = await runs.get(block)!;
+          if (ran.code !== 0) throw new Error(`${block.doc}:${block.line}: Zi failed with it: ${describeRun(ran)}`);
+          const all = frames(ran.stdout);
+          expect(all.filter((frame) => frame.event?.type === "extension_error").map((frame) => frame.event)).toEqual([]);
+          const listed = all.find((frame) => frame.type === "response" && frame.id === "list") as { ok: boolean; result?: { commands: { name: string }[] } };
+          expect(listed).toMatchObject({ ok: true });
+          // The commands the block registers are the ones Zi lists.
+          const registered = [...block.code.matchAll(/registerCommand\("([^"]+)"/g)].map((match) => match[1]);
+          expect(listed.result!.commands.map((command) => command.name)).toEqual(expect.arrayContaining(registered));
+          return;
         }
         if (block.run !== "run") return; // ci-only, typecheck-only: said so in the fence
         const ran = await runs.get(block)!;

@@ -4,8 +4,11 @@
  * not know, or a shell or TypeScript block under another language name, is a problem, never a skip.
  */
 
-/** `run`: executed; `ci-only`: CI runs it itself; `typecheck-only`: needs a real key; `excerpt`: quotes a source file. */
-export type DocRun = "run" | "ci-only" | "typecheck-only" | "excerpt";
+/**
+ * `run`: executed; `extension`: loaded into Zi with `--extension`; `ci-only`: CI runs it itself;
+ * `typecheck-only`: needs a real key; `excerpt`: quotes a source file.
+ */
+export type DocRun = "run" | "extension" | "ci-only" | "typecheck-only" | "excerpt";
 
 export interface DocBlock {
   /** The document, relative to the repository root (`docs/client.md`). */
@@ -53,7 +56,7 @@ const DISGUISED = new Map([
 const SUITE_COMMANDS = /\bnpm (?:ci|install|i|test|run check)\b/;
 const MARKERS = new Map<string, ReadonlySet<string>>([
   ["sh", new Set(["ci-only"])],
-  ["ts", new Set(["typecheck-only", "excerpt"])],
+  ["ts", new Set(["typecheck-only", "extension", "excerpt"])],
 ]);
 
 export function extractDocBlocks(doc: string, markdown: string): DocExtraction {
