@@ -1,8 +1,8 @@
 // The composition root of the `zi` command (loaded by bin/zi.ts, bundled with its dependencies into
 // dist/bin/zi-cli.js by `npm run build`). The guard must be the first import: it captures the real stdout before anything else can write to it.
-import { StdoutGuard } from "../core/kernel/stdout-guard.js";
+import { protocolSink, redactStderr } from "../core/kernel/stdout-guard.js";
 import { setFlagsFromString } from "node:v8";
-import { CliOptions, UsageError, type ZiOptions } from "../core/cli/cli-options.js";
+import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
@@ -20,17 +20,17 @@ process.on("unhandledRejection", (reason) => {
   log(`zi: unhandled promise rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
 });
 
-let parsed: ReturnType<typeof CliOptions.parse>;
+let parsed: ReturnType<typeof parseCliOptions>;
 try {
-  parsed = CliOptions.parse(process.argv.slice(2), process.env);
+  parsed = parseCliOptions(process.argv.slice(2), process.env);
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   log(`zi: ${error.message}`);
-  log(CliOptions.usage);
+  log(USAGE_TEXT);
   process.exit(2);
 }
 
-const output = StdoutGuard.protocolSink();
+const output = protocolSink();
 const print = (text: string) => new Promise<void>((resolve) => output.write(`${text}\n`, () => resolve()));
 // Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
@@ -46,14 +46,14 @@ const loadFamilies = async () => {
 };
 const createModule = async (options: ZiOptions) => {
   const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
-  StdoutGuard.redactStderr((text) => module.redact(text));
+  redactStderr((text) => module.redact(text));
   return module;
 };
 
 let code: number;
 // Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
 if (parsed === "help") {
-  await print(CliOptions.usage);
+  await print(USAGE_TEXT);
   code = 0;
 } else if (parsed === "version") {
   await print(ZiMain.version());

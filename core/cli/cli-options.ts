@@ -15,91 +15,88 @@ export interface ZiOptions {
   trustProject: boolean;
 }
 
-const USAGE = [
+export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi schema",
 ].join("\n");
 
 /** Parses argv strictly: unknown flags and positional arguments are refused. */
-export class CliOptions {
-  static readonly usage = USAGE;
 
-  static parse(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
-    if (argv.length === 1 && argv[0] === "schema") return "schema";
-    let mode: string | undefined;
-    const positional: string[] = [];
-    let model: string | undefined;
-    const options: ZiOptions = {
-      mode: "rpc",
-      prompt: undefined,
-      model: undefined,
-      noSession: false,
-      sessionFile: undefined,
-      extensions: [],
-      fauxScript: env.ZI_FAUX_SCRIPT || undefined,
-      trustProject: false,
+export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
+  if (argv.length === 1 && argv[0] === "schema") return "schema";
+  let mode: string | undefined;
+  const positional: string[] = [];
+  let model: string | undefined;
+  const options: ZiOptions = {
+    mode: "rpc",
+    prompt: undefined,
+    model: undefined,
+    noSession: false,
+    sessionFile: undefined,
+    extensions: [],
+    fauxScript: env.ZI_FAUX_SCRIPT || undefined,
+    trustProject: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = (): string => {
+      const next = inline ?? argv[++i];
+      if (next === undefined || next === "") throw new UsageError(`${flag} needs a value`);
+      return next;
     };
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i];
-      const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-      const value = (): string => {
-        const next = inline ?? argv[++i];
-        if (next === undefined || next === "") throw new UsageError(`${flag} needs a value`);
-        return next;
-      };
-      switch (flag) {
-        case "--help":
-        case "-h":
-          return "help";
-        case "--version":
-          return "version";
-        case "--mode":
-          mode = value();
-          break;
-        case "--no-session":
-          options.noSession = true;
-          break;
-        case "--session":
-          options.sessionFile = value();
-          break;
-        case "--trust-project":
-          options.trustProject = true;
-          break;
-        case "--extension":
-          options.extensions.push(value());
-          break;
-        case "--faux-script":
-          options.fauxScript = value();
-          break;
-        case "--model":
-          model = value();
-          break;
-        default:
-          if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-          positional.push(arg);
-      }
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return "help";
+      case "--version":
+        return "version";
+      case "--mode":
+        mode = value();
+        break;
+      case "--no-session":
+        options.noSession = true;
+        break;
+      case "--session":
+        options.sessionFile = value();
+        break;
+      case "--trust-project":
+        options.trustProject = true;
+        break;
+      case "--extension":
+        options.extensions.push(value());
+        break;
+      case "--faux-script":
+        options.fauxScript = value();
+        break;
+      case "--model":
+        model = value();
+        break;
+      default:
+        if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
+        positional.push(arg);
     }
-    if (mode === undefined) throw new UsageError("--mode is required");
-    if (mode !== "rpc" && mode !== "json") throw new UsageError(`unsupported mode "${mode}"`);
-    options.mode = mode;
-    if (mode === "rpc") {
-      if (positional.length > 0) {
-        throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
-      }
-      if (model !== undefined) throw new UsageError("--model is for --mode json; in rpc mode send model.select");
-    } else {
-      options.prompt = positional.join(" ");
-      if (options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
-      if (model !== undefined) options.model = CliOptions.parseModel(model);
-    }
-    if (options.noSession && options.sessionFile) throw new UsageError("--no-session and --session cannot be combined");
-    return options;
   }
+  if (mode === undefined) throw new UsageError("--mode is required");
+  if (mode !== "rpc" && mode !== "json") throw new UsageError(`unsupported mode "${mode}"`);
+  options.mode = mode;
+  if (mode === "rpc") {
+    if (positional.length > 0) {
+      throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
+    }
+    if (model !== undefined) throw new UsageError("--model is for --mode json; in rpc mode send model.select");
+  } else {
+    options.prompt = positional.join(" ");
+    if (options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
+    if (model !== undefined) options.model = parseModel(model);
+  }
+  if (options.noSession && options.sessionFile) throw new UsageError("--no-session and --session cannot be combined");
+  return options;
+}
 
-  private static parseModel(value: string): { provider: string; id: string } {
-    const slash = value.indexOf("/");
-    if (slash <= 0 || slash === value.length - 1) throw new UsageError("--model takes PROVIDER/ID, e.g. faux/echo");
-    return { provider: value.slice(0, slash), id: value.slice(slash + 1) };
-  }
+function parseModel(value: string): { provider: string; id: string } {
+  const slash = value.indexOf("/");
+  if (slash <= 0 || slash === value.length - 1) throw new UsageError("--model takes PROVIDER/ID, e.g. faux/echo");
+  return { provider: value.slice(0, slash), id: value.slice(slash + 1) };
 }

@@ -6,7 +6,7 @@
  * Only types live here: `import type` them, and the import disappears when Zi loads the extension.
  */
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../session/agent-tool.js";
-import type { OutcomeInput } from "../session/session-records.js";
+import type { OutcomeInput } from "../session/extension-records.js";
 import type { AgentSessionEvent, OperationOutcome, SessionState, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 
 export type { AgentTool, AgentToolContext, AgentToolResult, AgentSessionEvent, OperationOutcome, OutcomeInput, SessionState, WorkPlan, WorkPlanStep };

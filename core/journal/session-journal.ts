@@ -8,7 +8,7 @@ import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPla
 import { entryProblem } from "./journal-entry-guard.js";
 import { JournalIndex } from "./journal-index.js";
 import { DamagedLinesFile } from "./damaged-lines-file.js";
-import { JournalLoader, type LoadedJournal } from "./journal-loader.js";
+import { type LoadedJournal, loadJournal } from "./journal-loader.js";
 import type { JournalEntry, JournalEntryInput } from "./journal-types.js";
 import type { Stats } from "node:fs";
 import type { JournalModel, OutcomeEntry, SessionHeaderEntry, SessionJournalOptions } from "./journal-view-types.js";
@@ -71,7 +71,7 @@ export class SessionJournal {
   static open(file: string, options: SessionJournalOptions = {}): SessionJournal {
     const fd = SessionJournal.openRegular(file);
     try {
-      const loaded = JournalLoader.load(fd, FILE_LIMITS.maxJournalBytes);
+      const loaded = loadJournal(fd, FILE_LIMITS.maxJournalBytes);
       const fsync = options.fsync ?? true;
       const size = SessionJournal.repair(file, fd, loaded, fsync);
       const journal = new SessionJournal(file, fd, size, fsync);

@@ -18,11 +18,11 @@ stdout.on("error", () => {});
  * Every write goes through here, the redirected stdout writes and `console.*` included.
  */
 type Redact = (text: string) => string;
-let redactStderr: Redact | undefined;
+let stderrRedaction: Redact | undefined;
 const stderr = process.stderr;
 const stderrWrite = stderr.write.bind(stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
 stderr.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-  const redact = redactStderr;
+  const redact = stderrRedaction;
   const binary = typeof chunk !== "string";
   // A string in another encoding (hex, base64) cannot hold a key as text; it passes as it is.
   if (redact && (binary || encoding === undefined || typeof encoding === "function" || encoding === "utf8" || encoding === "utf-8")) {
@@ -33,14 +33,12 @@ stderr.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unkn
   return stderrWrite(chunk, encoding, callback);
 }) as typeof stderr.write;
 
-export class StdoutGuard {
-  /** The only way to write to the real stdout once the guard is installed. */
-  static protocolSink(): OutputSink {
-    return { write: (data, done) => void protocolWrite(data, done) };
-  }
+/** The only way to write to the real stdout once the guard is installed. */
+export function protocolSink(): OutputSink {
+  return { write: (data, done) => void protocolWrite(data, done) };
+}
 
-  /** Sets the redaction every later stderr write goes through (the credential store's, once it exists). */
-  static redactStderr(redact: Redact): void {
-    redactStderr = redact;
-  }
+/** Sets the redaction every later stderr write goes through (the credential store's, once it exists). */
+export function redactStderr(redact: Redact): void {
+  stderrRedaction = redact;
 }

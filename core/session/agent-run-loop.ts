@@ -6,7 +6,7 @@ import type { AssistantStreamer } from "./assistant-streamer.js";
 import { contextMessages } from "./model-context.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { SessionCompactor } from "./session-compactor.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { QueuedInput } from "../wire/session-types.js";
 import type { ToolRunner } from "./tool-runner.js";
@@ -20,7 +20,7 @@ export interface RunLoopParts {
   runtime: ModelRuntime;
   journal: SessionJournalLike;
   store: SessionStateStore;
-  recorder: SessionRecorder;
+  recorder: JournalAppender;
   streamer: AssistantStreamer;
   tools: ToolRunner;
   compactor: SessionCompactor;

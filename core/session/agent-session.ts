@@ -15,9 +15,9 @@ import { contextMessages } from "./model-context.js";
 import { RetryPolicy } from "./retry-policy.js";
 import { SessionCompactor } from "./session-compactor.js";
 import { SessionModels } from "./session-models.js";
-import { SessionRecorder } from "./session-recorder.js";
-import { SessionRecords } from "./session-records.js";
-import type { CustomMessageInput, OutcomeInput } from "./session-records.js";
+import { JournalAppender } from "./journal-appender.js";
+import { ExtensionRecords } from "./extension-records.js";
+import type { CustomMessageInput, OutcomeInput } from "./extension-records.js";
 import { SessionStateStore } from "./session-state-store.js";
 import { SessionThinking } from "./session-thinking.js";
 import type {
@@ -43,7 +43,7 @@ interface ActiveWork {
   done: Promise<unknown>;
 }
 
-const busy = (message: string): RpcError => new RpcError("operation_failed", message);
+const refused = (message: string): RpcError => new RpcError("operation_failed", message);
 
 /**
  * The one authoritative session behind RPC: admits prompts into runs and queues, interrupts, and
@@ -61,7 +61,7 @@ export class AgentSession implements SessionPort {
   private readonly journal: SessionJournalLike;
   private readonly store: SessionStateStore;
   private readonly tracker = new CompletionTracker();
-  private readonly records: SessionRecords;
+  private readonly records: ExtensionRecords;
   private readonly compactor: SessionCompactor;
   private readonly loop: AgentRunLoop;
   private readonly tools = new Map<string, AgentTool>();
@@ -76,8 +76,8 @@ export class AgentSession implements SessionPort {
     this.journal = journal;
     this.watchers = new IdleWatchers(this.tracker, () => journal.messageCount);
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
-    const recorder = new SessionRecorder(journal, this.store, this.tracker);
-    this.records = new SessionRecords(journal, this.store, recorder);
+    const recorder = new JournalAppender(journal, this.store, this.tracker);
+    this.records = new ExtensionRecords(journal, this.store, recorder);
     const preferred = journal.thinkingLevel ?? options.settings?.thinkingLevel ?? "off";
     this.thinking = new SessionThinking(runtime, this.store, recorder, preferred, options.settingsWriter);
     this.models = new SessionModels(runtime, this.store, recorder, this.thinking, journal.model, warn);
@@ -124,8 +124,8 @@ export class AgentSession implements SessionPort {
   async prompt(input: PromptInput): Promise<PromptResult> {
     this.assertOpen();
     const { delivery, text, completionId } = input;
-    if (typeof text !== "string") throw busy("text must be a string");
-    if (text === "" && delivery !== "continue") throw busy("text must not be empty (only continue may be empty)");
+    if (typeof text !== "string") throw refused("text must be a string");
+    if (text === "" && delivery !== "continue") throw refused("text must not be empty (only continue may be empty)");
     const queued: QueuedInput = completionId === undefined ? { text } : { text, completionId };
     const activity = this.store.activity.type;
     const joinable = this.run !== undefined && !this.run.abort.signal.aborted;
@@ -133,8 +133,8 @@ export class AgentSession implements SessionPort {
       revision === undefined ? { delivery, admission } : { delivery, admission, completionRevision: revision };
     switch (delivery) {
       case "direct":
-        if (joinable) throw busy("session is running; use steer, follow_up or continue");
-        if (activity !== "idle" && activity !== "failed") throw busy(`session is ${activity}; wait until it is idle`);
+        if (joinable) throw refused("session is running; use steer, follow_up or continue");
+        if (activity !== "idle" && activity !== "failed") throw refused(`session is ${activity}; wait until it is idle`);
         this.requireModel();
         return result("started", this.startRun([queued], completionId));
       case "steer":
@@ -144,7 +144,7 @@ export class AgentSession implements SessionPort {
         return joinable ? result("joined", this.tracker.admit(completionId, true)) : result("queued", this.tracker.admit(completionId, false));
       case "continue":
         if (activity === "aborting" || activity === "compacting" || activity === "reloading" || activity === "failed") {
-          throw busy(`session is ${activity}; continue is not possible now`);
+          throw refused(`session is ${activity}; continue is not possible now`);
         }
         if (joinable) {
           if (text !== "") {
@@ -153,14 +153,14 @@ export class AgentSession implements SessionPort {
           }
           return result("joined", this.tracker.admit(completionId, true));
         }
-        if (activity !== "idle") throw busy(`session is ${activity}; wait until it is idle`);
+        if (activity !== "idle") throw refused(`session is ${activity}; wait until it is idle`);
         this.requireModel();
         if (text === "" && !this.canContinue()) {
-          throw busy("nothing to continue: the last message is a finished reply; send text or queue input first");
+          throw refused("nothing to continue: the last message is a finished reply; send text or queue input first");
         }
         return result("started", this.startRun(text === "" ? [] : [queued], completionId));
       default:
-        throw busy(`unknown delivery "${String(delivery)}"`);
+        throw refused(`unknown delivery "${String(delivery)}"`);
     }
   }
 
@@ -226,7 +226,7 @@ export class AgentSession implements SessionPort {
    */
   async runExclusive<T>(activity: "running" | "reloading" | "compacting", operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.assertOpen();
-    if (!this.settled || this.exclusive) throw busy(`session is ${this.store.activity.type}; wait until it is idle`);
+    if (!this.settled || this.exclusive) throw refused(`session is ${this.store.activity.type}; wait until it is idle`);
     const abort = new AbortController();
     void this.store.setActivity({ type: activity });
     const done = Promise.resolve().then(() => operation(abort.signal));
@@ -250,7 +250,7 @@ export class AgentSession implements SessionPort {
 
   registerTool(tool: AgentTool): void {
     if (!tool || typeof tool.name !== "string" || tool.name === "" || typeof tool.execute !== "function") {
-      throw busy("a tool needs a name and an execute function");
+      throw refused("a tool needs a name and an execute function");
     }
     this.tools.set(tool.name, tool);
   }
@@ -326,10 +326,10 @@ export class AgentSession implements SessionPort {
   }
 
   private requireModel(): void {
-    if (!this.store.model && !this.models.restorePending) throw busy("no model selected; call model.select first");
+    if (!this.store.model && !this.models.restorePending) throw refused("no model selected; call model.select first");
   }
 
   private assertOpen(): void {
-    if (this.closing) throw busy("session is disposed");
+    if (this.closing) throw refused("session is disposed");
   }
 }

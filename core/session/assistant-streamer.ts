@@ -1,7 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 
 const ZERO_USAGE: PiAi.Usage = {
@@ -23,7 +23,7 @@ export class AssistantStreamer {
   constructor(
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
     private readonly sessionId: string,
     private readonly warn: (message: string) => void,
   ) {}

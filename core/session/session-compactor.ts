@@ -4,7 +4,7 @@ import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
 import type { CompactionSettings, SessionJournalLike } from "./agent-session-options.js";
 import { CompactionPlanner } from "./compaction-planner.js";
 import type { CompactionPlan } from "./compaction-planner.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { CompactionState } from "../wire/session-types.js";
 
@@ -36,7 +36,7 @@ export class SessionCompactor {
   constructor(
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
     journal: SessionJournalLike,
     readonly settings: CompactionSettings,
     private readonly sessionId: string,

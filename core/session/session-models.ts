@@ -2,7 +2,7 @@ import type { JournalModel } from "../journal/journal-view-types.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { ModelPort } from "../ports/model.port.js";
 import { publicModel } from "./public-model.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { SessionThinking } from "./session-thinking.js";
 import type { CatalogModel, PublicModel } from "../wire/session-types.js";
@@ -25,7 +25,7 @@ export class SessionModels implements ModelPort {
   constructor(
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
     private readonly thinking: SessionThinking,
     private toRestore: JournalModel | null,
     private readonly warn: (message: string) => void,

@@ -2,7 +2,7 @@ import { RpcError } from "../kernel/rpc-error.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import type { SettingsWriter } from "./agent-session-options.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import { THINKING_LEVELS } from "../wire/session-types.js";
 import type { ThinkingLevel, ThinkingList, ThinkingSelection } from "../wire/session-types.js";
@@ -17,7 +17,7 @@ export class SessionThinking implements ThinkingPort {
   constructor(
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
     private preferred: ThinkingLevel,
     private readonly settings: SettingsWriter | undefined,
   ) {}

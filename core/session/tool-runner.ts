@@ -2,7 +2,7 @@ import { AbortRace } from "./abort-race.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
 import type { AgentTool, AgentToolResult } from "./agent-tool.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 
 interface Outcome {
@@ -21,7 +21,7 @@ const failure = (text: string): Outcome => ({ result: { content: [{ type: "text"
 export class ToolRunner {
   constructor(
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
     private readonly piAi: PiAiLoader,
     private readonly cwd: string,
   ) {}

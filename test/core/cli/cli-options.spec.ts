@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { CliOptions, UsageError } from "../../../core/cli/cli-options.js";
+import { UsageError, parseCliOptions } from "../../../core/cli/cli-options.js";
 
-const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => CliOptions.parse(args, env);
+const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => parseCliOptions(args, env);
 const refusal = (args: string[]) => {
   try {
     parse(args);

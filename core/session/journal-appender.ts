@@ -14,7 +14,7 @@ export interface Appended {
  * The only writer of the journal. Each append is followed at once by its `entry_appended` event,
  * and a message is on disk before the `message_end` that announces it.
  */
-export class SessionRecorder {
+export class JournalAppender {
   constructor(
     private readonly journal: SessionJournalLike,
     private readonly store: SessionStateStore,

@@ -2,7 +2,7 @@ import type { JournalEntry } from "../journal/journal-types.js";
 import type { OutcomeEntry } from "../journal/journal-view-types.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { SessionJournalLike } from "./agent-session-options.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { OperationOutcome, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 import { copyWorkPlanSteps, workPlanStepsProblem } from "../wire/work-plan-step.js";
@@ -26,11 +26,11 @@ const invalid = (message: string): RpcError => new RpcError("operation_failed", 
  * plans. Each is journaled, then announced (`entry_appended`, plus the semantic event where there
  * is one), in one synchronous step.
  */
-export class SessionRecords {
+export class ExtensionRecords {
   constructor(
     private readonly journal: SessionJournalLike,
     private readonly store: SessionStateStore,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: JournalAppender,
   ) {}
 
   appendCustomEntry(customType: string, data?: unknown): JournalEntry {
@@ -61,7 +61,7 @@ export class SessionRecords {
     }
     const { operationId, capability, operation, result, durationMs, evidence } = input;
     const base = { type: "operation_outcome" as const, operationId, capability, operation, result, durationMs };
-    if (evidence !== undefined) SessionRecords.checkEvidence(evidence);
+    if (evidence !== undefined) ExtensionRecords.checkEvidence(evidence);
     const { entry } = this.recorder.append(evidence === undefined ? base : { ...base, evidence });
     const outcome = this.journal.toOutcome(entry as OutcomeEntry);
     void this.store.emit({ type: "operation_outcome", outcome });
