@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { ZiExtensionApi } from "../core/extensions/extension-api.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
-import { createCodingTools } from "./coding-tools/coding-tools.factory.js";
 
 /**
  * Zi's built-in coding tools (`read`, `write`, `edit`, `bash`, `ls`, `grep`, `find`, `update_plan`),
@@ -10,7 +9,10 @@ import { createCodingTools } from "./coding-tools/coding-tools.factory.js";
  */
 export const codingToolsPlugin: ZiPlugin = {
   name: "coding-tools",
-  extension(zi: ZiExtensionApi): void {
+  async extension(zi: ZiExtensionApi): Promise<void> {
+    // Imported here, in the deferred startup, not with the plugin: the plugin module is needed for the
+    // method families (the first response), the tools only by a run (session.prompt awaits startup).
+    const { createCodingTools } = await import("./coding-tools/coding-tools.factory.js");
     const tools = createCodingTools({
       cwd: zi.cwd,
       logDir: join(zi.ziHome, "logs"),

@@ -21,9 +21,10 @@ export interface RpcApplicationIo {
 export type FamilyLoader = () => Promise<readonly MethodFamily[]>;
 
 /**
- * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container, the
- * method families and the module's deferred startup (plugins and extensions, whose `extension_error`
- * events follow `ready`) run right after, and the first request is admitted once all are done.
+ * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container and
+ * the method families load right after, and the first request is admitted once they are wired. The
+ * module's deferred startup (plugins and extensions, whose `extension_error` events follow `ready`) runs
+ * side by side: only methods marked `awaitsStartup` wait for it (admission holds at them, in order).
  */
 export class RpcApplication {
   readonly server: RpcServer;
@@ -58,21 +59,20 @@ export class RpcApplication {
 
   run(): Promise<number> {
     let readyWritten!: () => void;
-    const afterReady = new Promise<void>((resolve) => (readyWritten = resolve)).then(() => this.module.afterReady());
-    const exit = this.server.start(this.wire(afterReady));
+    const startup = new Promise<void>((resolve) => (readyWritten = resolve)).then(() => this.module.afterReady());
+    const exit = this.server.start(this.wire(), startup);
     readyWritten();
     return exit;
   }
 
   /**
-   * Families, the DI wiring and the module's deferred startup (extensions) load side by side; the wiring
-   * (tsyringe) after the families' loader has brought in the Reflect polyfill it checks for on load, an
-   * order that must not depend on how a bundler orders its chunks.
+   * The wiring (tsyringe) is imported after the families' loader has brought in the Reflect polyfill it
+   * checks for on load, an order that must not depend on how a bundler orders its chunks.
    */
-  private async wire(afterReady: Promise<void>): Promise<MethodRegistry> {
+  private async wire(): Promise<MethodRegistry> {
     const loading = this.loadFamilies();
     const wiring = loading.then(() => import("./method-wiring.js"));
-    const [families, { MethodWiring }] = await Promise.all([loading, wiring, afterReady]);
+    const [families, { MethodWiring }] = await Promise.all([loading, wiring]);
     return MethodWiring.wire(this.module, this.kernel, families);
   }
 }

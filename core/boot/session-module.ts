@@ -13,8 +13,8 @@ export interface SessionModule {
   /** What the connection forwards as `session_event` frames: the session's events and `extension_error`. */
   readonly events: { subscribe(listener: SessionEventListener): () => void };
   /**
-   * Called once `ready` has been written: deferred startup work (plugins, extensions). Requests are
-   * admitted once it resolves; a rejection is a startup failure (exit code 1).
+   * Called once `ready` has been written: deferred startup work (plugins, extensions). Only methods
+   * marked `awaitsStartup` wait for it; a rejection is a startup failure (exit code 1).
    */
   afterReady(): Promise<void>;
   /**

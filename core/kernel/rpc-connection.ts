@@ -43,6 +43,8 @@ export class RpcConnection {
   /** The JSON of each method name answered so far (a handful of names, each a protocol constant). */
   private readonly methodJson = new Map<string, string>();
   private registry!: MethodRegistry;
+  /** Pending until the deferred startup has finished; undefined after. */
+  private startup: Promise<void> | undefined;
 
   constructor(private readonly deps: ConnectionDependencies) {
     this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes, deps.limits.maxJsonDepth);
@@ -59,10 +61,18 @@ export class RpcConnection {
   /**
    * Methods are wired after `ready` is written: `ready` needs only the session, and loading every
    * family (class-validator above all) would double the time to `ready`. RpcServer admits nothing
-   * until this has been called.
+   * until this has been called. `startup` is the deferred startup that methods marked `awaitsStartup`
+   * wait for (see RpcMethodOptions).
    */
-  useRegistry(registry: MethodRegistry): void {
+  useRegistry(registry: MethodRegistry, startup: Promise<void>): void {
     this.registry = registry;
+    this.startup = startup;
+    // Once settled the gate is gone: no promise per request. A failed startup is the server's to report
+    // (it shuts down); records held at the gate are then dropped like any queued input.
+    startup.then(
+      () => (this.startup = undefined),
+      () => undefined,
+    );
   }
 
   /**
@@ -76,10 +86,14 @@ export class RpcConnection {
     try {
       return this.admit(line, seen);
     } catch (error) {
-      if (error instanceof RpcError && !error.isOperationError) return this.protocolError(seen.id, error);
-      this.deps.log(`zi: internal error while admitting a request: ${(error as Error)?.stack ?? String(error)}`);
-      return this.protocolError(seen.id, new RpcError("invalid_request", "the request could not be admitted"));
+      return this.notAdmitted(seen.id, error);
     }
+  }
+
+  private notAdmitted(id: string | null, error: unknown): void | Promise<void> {
+    if (error instanceof RpcError && !error.isOperationError) return this.protocolError(id, error);
+    this.deps.log(`zi: internal error while admitting a request: ${(error as Error)?.stack ?? String(error)}`);
+    return this.protocolError(id, new RpcError("invalid_request", "the request could not be admitted"));
   }
 
   private admit(line: string, seen: { id: string | null }): void | Promise<void> {
@@ -88,15 +102,36 @@ export class RpcConnection {
     seen.id = request.id;
     const method = this.registry.get(request.method);
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
-    if (this.inFlight.has(request.id)) {
-      return this.protocolError(request.id, new RpcError("invalid_request", "request id is already in flight"));
+    // The startup gate: the returned promise holds admission, so nothing after this record overtakes it.
+    if (method.awaitsStartup && this.startup !== undefined) {
+      return this.startup.then(
+        () => this.admitHeld(request.id, request.params, method),
+        () => undefined,
+      );
     }
-    const params = this.registry.params.admit(method.params, request.params);
+    return this.admitMethod(request.id, request.params, method);
+  }
+
+  /** A record held at the startup gate; a shutdown meanwhile discards it like any queued input. */
+  private admitHeld(id: string, rawParams: Record<string, unknown> | undefined, method: RegisteredMethod): void | Promise<void> {
+    if (!this.admitting) return;
+    try {
+      return this.admitMethod(id, rawParams, method);
+    } catch (error) {
+      return this.notAdmitted(id, error);
+    }
+  }
+
+  private admitMethod(id: string, rawParams: Record<string, unknown> | undefined, method: RegisteredMethod): void | Promise<void> {
+    if (this.inFlight.has(id)) {
+      return this.protocolError(id, new RpcError("invalid_request", "request id is already in flight"));
+    }
+    const params = this.registry.params.admit(method.params, rawParams);
     const slot = this.slots.acquire(method.slot);
     if (slot === null) {
-      return this.respondError(request.id, method.name, new RpcError("capacity", "too many operations in flight"));
+      return this.respondError(id, method.name, new RpcError("capacity", "too many operations in flight"));
     }
-    return this.launch(request.id, method, params, slot);
+    return this.launch(id, method, params, slot);
   }
 
   /** The fatal framing path: exactly one protocol_error with fatal true, then nothing is admitted. */

@@ -21,6 +21,12 @@ export interface RpcMethodOptions {
    * its response is written before the next request is admitted.
    */
   waits?: boolean;
+  /**
+   * The handler needs the deferred startup (whatever the composition root starts after `ready`) to have
+   * finished. Admission holds at such a request until it has: nothing after it is admitted meanwhile,
+   * so input order is kept. Every other method is admitted at once, startup or not.
+   */
+  awaitsStartup?: boolean;
 }
 
 export interface RpcMethodMetadata {
@@ -31,4 +37,5 @@ export interface RpcMethodMetadata {
   errors: readonly OperationErrorCode[];
   slot: "ordinary" | "interrupt";
   waits: boolean;
+  awaitsStartup: boolean;
 }

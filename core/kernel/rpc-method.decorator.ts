@@ -20,6 +20,7 @@ export function RpcMethod(name: string, options: RpcMethodOptions) {
       errors: options.errors ?? [],
       slot: options.slot ?? "ordinary",
       waits: options.waits ?? false,
+      awaitsStartup: options.awaitsStartup ?? false,
     });
     injectable()(target);
     return target;

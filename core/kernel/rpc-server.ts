@@ -28,8 +28,10 @@ export class RpcServer {
   private stalled = false;
   /** Records handed to the connection: the progress the end-of-input watchdog looks for. */
   private admitted = 0;
-  /** False until the method registry is wired (extensions load meanwhile, each within its own limit). */
+  /** False until the method registry is wired. */
   private wired = false;
+  /** False until the deferred startup has finished (extensions load meanwhile, each within its own limit). */
+  private started = false;
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
@@ -40,9 +42,10 @@ export class RpcServer {
 
   /**
    * Writes `ready` at once, then admits nothing until the method registry is wired; input that arrives
-   * meanwhile is queued. A wiring failure is logged and ends the process with exit code 1.
+   * meanwhile is queued. `startup` is the deferred startup that methods marked `awaitsStartup` wait
+   * for; the others do not. A wiring or startup failure is logged and ends the process with exit code 1.
    */
-  start(registry: Promise<MethodRegistry>): Promise<number> {
+  start(registry: Promise<MethodRegistry>, startup: Promise<void>): Promise<number> {
     const { input, connection, writer } = this.deps;
     connection.start();
     // `ready` leaves now, not at the end of this turn: on Node 22 the dynamic imports of the wiring can
@@ -51,7 +54,7 @@ export class RpcServer {
     this.stallUntil(
       registry.then(
         (wired) => {
-          connection.useRegistry(wired);
+          connection.useRegistry(wired, startup);
           this.wired = true;
         },
         (error) => {
@@ -59,6 +62,13 @@ export class RpcServer {
           void this.shutdown(1);
         },
       ),
+    );
+    startup.then(
+      () => (this.started = true),
+      (error) => {
+        this.deps.log(`zi: startup failed: ${(error as Error)?.stack ?? String(error)}`);
+        void this.shutdown(1);
+      },
     );
     input.on("data", this.onData);
     input.on("end", this.onEnd);
@@ -92,7 +102,8 @@ export class RpcServer {
    * End of input. Records already received are still admitted in order, as long as admission makes
    * progress; a stall that makes none for the settlement bound (a handler that never answers, a client
    * that closed stdin and does not read) ends the wait, and what is still queued is discarded. Until
-   * the methods are wired (extensions loading) nothing can be admitted, and that wait is not a stall.
+   * the methods are wired nothing can be admitted, and until the deferred startup has finished
+   * (extensions loading) a request that awaits it cannot be: neither wait is a stall.
    */
   private readonly onEnd = (): void => {
     this.ended = true;
@@ -105,7 +116,7 @@ export class RpcServer {
     const watchdog = setInterval(() => {
       if (this.stopping) clearInterval(watchdog);
       // Loading extensions is progress: records piped before EOF wait for it, then are all admitted.
-      else if (this.wired && this.admitted === seen) void this.shutdown(0);
+      else if (this.wired && this.started && this.admitted === seen) void this.shutdown(0);
       else seen = this.admitted;
     }, this.deps.settlementMs);
     watchdog.unref();

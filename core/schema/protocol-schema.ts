@@ -20,6 +20,11 @@ export interface MethodDescription {
   result: JsonSchema;
   /** A waiting method lets later requests be admitted meanwhile; its response may overtake theirs. */
   waits: boolean;
+  /**
+   * The method needs Zi's deferred startup (plugins and extensions loading after `ready`): admission
+   * holds at it, in input order, until startup has finished. The others are answered at once.
+   */
+  awaitsStartup: boolean;
   /** `interrupt`: may use the reserved slot when the ordinary slots are full. */
   slot: "ordinary" | "interrupt";
   /** Every code an answer to this method may carry (protocol_error and response codes). */
@@ -55,6 +60,7 @@ export function generateProtocolSchema(families: readonly MethodFamily[]): Proto
       params: paramsSchema(method.params),
       result: method.result,
       waits: method.waits,
+      awaitsStartup: method.awaitsStartup,
       slot: method.slot,
       errors: CODE_ORDER.filter((code) => codes.has(code)),
     };

@@ -15,6 +15,8 @@ import { closed, str } from "../../core/wire/json-schema.js";
   result: closed({ message: str }, ["message"]),
   errors: ["not_found"],
   waits: true,
+  // Commands are registered by plugins and extensions while they load.
+  awaitsStartup: true,
 })
 export class InvokeCommandMethod implements RpcHandler<InvokeCommandParams> {
   constructor(@inject(COMMANDS) private readonly commands: CommandPort) {}

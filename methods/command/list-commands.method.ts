@@ -7,6 +7,8 @@ import { closed, ref } from "../../core/wire/json-schema.js";
 @RpcMethod("command.list", {
   summary: "The admitted extension commands.",
   result: closed({ commands: { type: "array", items: ref("CommandDescriptor") } }),
+  // Commands are registered by plugins and extensions while they load.
+  awaitsStartup: true,
 })
 export class ListCommandsMethod implements RpcHandler {
   constructor(@inject(COMMANDS) private readonly commands: CommandPort) {}

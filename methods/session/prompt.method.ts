@@ -10,6 +10,8 @@ import { closed, count, ref } from "../../core/wire/json-schema.js";
   params: PromptParams,
   summary: "Admits input (not its completion). `direct` while running is operation_failed.",
   result: closed({ delivery: ref("Delivery"), admission: { enum: ["started", "queued", "joined"] }, completionRevision: count }, ["completionRevision"]),
+  // The run must see every tool and hook that plugins and extensions register.
+  awaitsStartup: true,
 })
 export class PromptMethod implements RpcHandler<PromptParams> {
   constructor(@inject(SESSION) private readonly session: SessionPort) {}

@@ -1,7 +1,5 @@
 import { join } from "node:path";
 import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
-import { DelegateTool } from "./delegate.tool.js";
-import { discoverProfiles } from "./profile-discovery.js";
 
 /**
  * Delegation: the `delegate` tool over profile-driven child sessions (docs/delegation.md). Replaceable
@@ -13,6 +11,8 @@ export function createDelegationPlugin(): ZiPlugin {
     async extension(zi, services) {
       // Extension hosts without services (unit tests of other plugins) get no delegation.
       if (!services) return;
+      // Imported in the deferred startup, like the coding tools: nothing before a run needs them.
+      const [{ DelegateTool }, { discoverProfiles }] = await Promise.all([import("./delegate.tool.js"), import("./profile-discovery.js")]);
       const profiles = await discoverProfiles(services.agentDirs, services.report);
       if (profiles.size === 0) return;
       zi.registerTool(

@@ -7,6 +7,8 @@ import { closed, ref } from "../../core/wire/json-schema.js";
 @RpcMethod("plan.get", {
   summary: "The current work plan (plugin family).",
   result: closed({ workPlan: ref("WorkPlan") }),
+  // The gateway is attached by this plugin's extension half, which runs in the deferred startup.
+  awaitsStartup: true,
 })
 export class GetPlanMethod implements RpcHandler {
   constructor(@inject(WORK_PLAN) private readonly plans: WorkPlanPort) {}

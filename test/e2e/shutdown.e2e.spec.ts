@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { RPC_LIMITS } from "../../core/wire/limits.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
+
+/** Stays loading until the file named by ZI_TEST_GATE_FILE exists. */
+const GATED = resolve("test/fixtures/gated.extension.mjs");
 
 // Issue 9, finding 5: shutdown keeps its bounds in every state. These tests assert the causal facts
 // (exit code, every admitted request answered, no surviving process); the measured exit times are in
@@ -69,21 +73,26 @@ describe("shutdown with a bash tool whose children ignore SIGTERM", () => {
 });
 
 describe("shutdown while extensions hang or load slowly", () => {
-  it("answers every request piped before EOF while a 7 s extension loads (loading is progress)", async () => {
+  it("answers every request piped before EOF while an extension loads past the settlement bound (loading is progress)", async () => {
     const dir = tempDir("zi-e2e-slowext-");
-    const extension = join(dir, "slow.mjs");
-    writeFileSync(extension, 'export default async (zi) => { await new Promise((r) => setTimeout(r, 7000)); zi.registerCommand("hi", { handler: () => ({ message: "hi" }) }); };\n');
-    const zi = new ZiProcess({ ziHome: dir, args: ["--mode", "rpc", "--no-session", "--extension", extension] });
+    const gate = join(dir, "release");
+    const zi = new ZiProcess({ ziHome: dir, env: { ZI_TEST_GATE_FILE: gate }, args: ["--mode", "rpc", "--no-session", "--extension", GATED] });
     zi.request("s1", "session.get_state");
     zi.request("c", "command.list");
     zi.request("s2", "session.get_state");
     zi.child.stdin.end();
+    // Answered at once: session.get_state does not wait for the extensions.
+    expect(await zi.waitFor((frame) => frame.id === "s1")).toMatchObject({ ok: true });
+    // command.list holds admission while the extension loads, longer than the end-of-input settlement
+    // bound: that wait is progress, not a stall, so Zi must still be there when loading finishes.
+    await sleep(RPC_LIMITS.settlementMs + 1000);
+    writeFileSync(gate, "");
     const exit = await zi.exited;
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(answered(zi, "s1")).toMatchObject({ ok: true });
     // Answered after the extension loaded: its command is listed.
-    expect(answered(zi, "c").result.commands.map((command: { name: string }) => command.name)).toContain("hi");
+    expect(answered(zi, "c").result.commands.map((command: { name: string }) => command.name)).toContain("gated");
     expect(answered(zi, "s2")).toMatchObject({ ok: true });
+    expect(zi.frames.filter((frame) => frame.type === "response").map((frame) => frame.id)).toEqual(["s1", "c", "s2"]);
     zi.assertWellFormed();
   }, 40_000);
 

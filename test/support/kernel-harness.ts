@@ -18,6 +18,8 @@ import { testFamily } from "./test-family.js";
 export interface HarnessOptions {
   limits?: Partial<RpcLimits>;
   families?: MethodFamily[];
+  /** The deferred startup that `awaitsStartup` methods wait for; settled from the start when omitted. */
+  startup?: Promise<void>;
 }
 
 /** The whole kernel over in-memory streams: write records to `input`, read frames from `sink`. */
@@ -30,10 +32,12 @@ export class KernelHarness {
   readonly server: RpcServer;
   readonly writer: FrameWriter;
   private readonly registry: MethodRegistry;
+  private readonly startup: Promise<void>;
   exit: Promise<number> | undefined;
 
   constructor(options: HarnessOptions = {}) {
     this.limits = { ...RPC_LIMITS, ...options.limits };
+    this.startup = options.startup ?? Promise.resolve();
     const child = container.createChildContainer();
     const eventMode = new EventMode();
     child.registerInstance(EVENT_MODE, eventMode);
@@ -64,7 +68,7 @@ export class KernelHarness {
   }
 
   start(): this {
-    this.exit = this.server.start(Promise.resolve(this.registry));
+    this.exit = this.server.start(Promise.resolve(this.registry), this.startup);
     return this;
   }
 

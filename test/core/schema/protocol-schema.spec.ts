@@ -68,10 +68,18 @@ describe("generateProtocolSchema", () => {
     expect(method("session.get_state").params).toEqual({ type: "object", properties: {}, required: [], additionalProperties: false });
   });
 
-  it("carries waits, slot, error codes and the limits", () => {
+  it("carries waits, awaitsStartup, slot, error codes and the limits", () => {
     expect([method("session.interrupt").waits, method("session.interrupt").slot]).toEqual([true, "interrupt"]);
     expect([method("session.prompt").waits, method("session.prompt").slot]).toEqual([false, "ordinary"]);
     expect(method("model.select").errors).toEqual(["invalid_request", "capacity", "not_found", "operation_failed"]);
+    // Only what reads what plugins and extensions register waits for their loading.
+    expect(description.methods.filter((m) => m.awaitsStartup).map((m) => m.name).sort()).toEqual([
+      "command.invoke",
+      "command.list",
+      "plan.get",
+      "plan.replace",
+      "session.prompt",
+    ]);
     expect(method("session.get_state").errors).toEqual(["invalid_request", "capacity", "operation_failed"]);
     expect(description.limits).toEqual({ ...RPC_LIMITS });
     expect(description.protocolVersion).toBe(1);

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "@jest/globals";
+import { KernelHarness } from "../../support/kernel-harness.js";
+import { connectionFamily } from "../../../methods/connection/connection.family.js";
+import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
+import type { RpcHandler } from "../../../core/kernel/rpc-handler.js";
+import type { MethodFamily } from "../../../core/kernel/method-family.js";
+
+const req = (id: string, method: string) => ({ version: 1, id, method });
+
+/** What the handlers report: whether the test had finished the startup when the handler ran. */
+const clock = { started: false };
+
+@RpcMethod("gate.now", { summary: "test method", result: {} })
+class NowMethod implements RpcHandler {
+  handle() {
+    return { started: clock.started };
+  }
+}
+
+@RpcMethod("gate.later", { awaitsStartup: true, summary: "test method", result: {} })
+class LaterMethod implements RpcHandler {
+  handle() {
+    return { started: clock.started };
+  }
+}
+
+const gateFamily: MethodFamily = { family: "gate", methods: { "gate.now": NowMethod, "gate.later": LaterMethod } };
+
+function deferredStartup() {
+  let finish!: () => void;
+  let fail!: (error: Error) => void;
+  const promise = new Promise<void>((resolve, reject) => ((finish = resolve), (fail = reject)));
+  return {
+    promise,
+    finish: () => {
+      clock.started = true;
+      finish();
+    },
+    fail,
+  };
+}
+
+function harness(startup: Promise<void>, settlementMs?: number): KernelHarness {
+  clock.started = false;
+  return new KernelHarness({
+    families: [connectionFamily, gateFamily],
+    startup,
+    limits: settlementMs === undefined ? {} : { settlementMs },
+  }).start();
+}
+
+describe("startup gate (awaitsStartup)", () => {
+  it("answers methods that do not await startup at once, while startup never finishes", async () => {
+    const h = harness(new Promise(() => undefined));
+    h.send(req("a", "gate.now"), req("b", "gate.now"));
+    expect(await h.frames(2)).toEqual([
+      expect.objectContaining({ id: "a", ok: true, result: { started: false } }),
+      expect.objectContaining({ id: "b", ok: true, result: { started: false } }),
+    ]);
+  });
+
+  it("holds a method that awaits startup, and every record after it, until startup finishes; order is kept", async () => {
+    const startup = deferredStartup();
+    const h = harness(startup.promise);
+    h.send(req("a", "gate.now"), req("b", "gate.later"), req("c", "gate.now"));
+    // `a` came before the gate: answered while startup is still pending.
+    expect(await h.frames(1)).toEqual([expect.objectContaining({ id: "a", result: { started: false } })]);
+    startup.finish();
+    // `c` does not await startup itself, but came after `b`: it was held with it, and so ran after startup.
+    expect(await h.frames(3)).toEqual([
+      expect.objectContaining({ id: "a", result: { started: false } }),
+      expect.objectContaining({ id: "b", result: { started: true } }),
+      expect.objectContaining({ id: "c", result: { started: true } }),
+    ]);
+    expect(h.sink.frames().map((frame) => frame.sequence)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("admits a method that awaits startup without holding anything once startup has finished", async () => {
+    const startup = deferredStartup();
+    const h = harness(startup.promise);
+    startup.finish();
+    await startup.promise;
+    h.send(req("b", "gate.later"), req("c", "gate.now"));
+    expect(await h.frames(2)).toEqual([
+      expect.objectContaining({ id: "b", result: { started: true } }),
+      expect.objectContaining({ id: "c", result: { started: true } }),
+    ]);
+  });
+
+  it("at stdin EOF, waits for startup (loading is progress, not a stall) and answers every record received", async () => {
+    const startup = deferredStartup();
+    const h = harness(startup.promise, 5);
+    h.send(req("a", "gate.now"), req("b", "gate.later"), req("c", "gate.now"));
+    h.input.end();
+    await h.frames(1);
+    // Many end-of-input watchdog periods pass while startup is pending; none may count as a stall.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    startup.finish();
+    expect(await h.exit).toBe(0);
+    expect(h.sink.frames().slice(1).map((frame) => [frame.id, frame.result])).toEqual([
+      ["a", { started: false }],
+      ["b", { started: true }],
+      ["c", { started: true }],
+    ]);
+  });
+
+  it("discards a record held at the gate when Zi shuts down first, like any queued input", async () => {
+    const startup = deferredStartup();
+    const h = harness(startup.promise);
+    h.send(req("a", "gate.now"), req("b", "gate.later"));
+    await h.frames(1);
+    expect(await h.server.shutdown(143)).toBe(143);
+    startup.finish();
+    await startup.promise;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(h.sink.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
+  });
+
+  it("treats a failed startup as a fault of Zi: logged, nothing held is answered, exit code 1", async () => {
+    const startup = deferredStartup();
+    const h = harness(startup.promise);
+    h.send(req("a", "gate.now"), req("b", "gate.later"), req("c", "gate.now"));
+    await h.frames(1);
+    startup.fail(new Error("plugin exploded"));
+    expect(await h.exit).toBe(1);
+    expect(h.logs.join("\n")).toContain("zi: startup failed: Error: plugin exploded");
+    expect(h.sink.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
+  });
+});
