@@ -30,27 +30,36 @@ export class JsonDepthError extends SyntaxError {
 /** `JSON.parse` followed by the depth bound; throws SyntaxError (or JsonDepthError) like JSON.parse. */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   const value: unknown = JSON.parse(text);
-  assertJsonDepth(value, maxDepth);
+  // Nesting deeper than maxDepth needs an opening and a closing bracket per level: shorter text cannot,
+  // and most records and journal lines are shorter, so they skip the walk (journal resume reads 100k).
+  if (text.length >= 2 * (maxDepth + 1)) assertJsonDepth(value, maxDepth);
   return value;
 }
 
 /** Throws JsonDepthError when `value` nests containers deeper than `maxDepth` (the top level counts 1). */
 export function assertJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): void {
-  if (typeof value !== "object" || value === null) return;
-  const topIsObject = !Array.isArray(value);
-  // Each frame: a container, its depth, and the top-level key it hangs under.
-  const stack: [object, number, string | undefined][] = [[value, 1, undefined]];
-  while (stack.length > 0) {
-    const [node, depth, top] = stack.pop()!;
-    if (depth > maxDepth) throw new JsonDepthError(maxDepth, top);
-    if (Array.isArray(node)) {
-      for (const item of node) if (typeof item === "object" && item !== null) stack.push([item, depth + 1, top]);
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      if (typeof item === "object" && item !== null) stack.push([item, depth + 1, depth === 1 && topIsObject ? key : top]);
+  if (!nestsDeeper(value, maxDepth)) return;
+  // The top-level key is looked for only once the bound is known to be exceeded.
+  const top = Array.isArray(value) ? undefined : Object.keys(value as object).find((key) => nestsDeeper((value as Record<string, unknown>)[key], maxDepth - 1));
+  throw new JsonDepthError(maxDepth, top);
+}
+
+/** Whether `value` nests containers deeper than `maxDepth`: an explicit-stack walk, two parallel stacks. */
+function nestsDeeper(value: unknown, maxDepth: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return true;
+    const items = Array.isArray(node) ? node : Object.values(node);
+    for (const item of items) {
+      if (typeof item === "object" && item !== null) {
+        nodes.push(item);
+        depths.push(depth + 1);
+      }
     }
   }
+  return false;
 }
