@@ -70,7 +70,7 @@ describe("the copyable client (examples/rpc/client.ts)", () => {
 
   it("runs as a script: streams the reply from faux/echo and prints the completion", async () => {
     const home = BuiltZi.home();
-    const child = spawn(process.execPath, ["--import", "./scripts/ts-node-esm.mjs", "examples/rpc/client.ts", "hello", "script"], {
+    const child = spawn(process.execPath, ["--disable-warning=DEP0180", "--import", "./scripts/ts-node-esm.mjs", "examples/rpc/client.ts", "hello", "script"], {
       env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home, ZI_ARGS: JSON.stringify([ZI_BIN, "--mode", "rpc", "--no-session"]) },
     });
     let stdout = "";
