@@ -29,7 +29,7 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 const CHUNK_BYTES = 64 * 1024;
 
 /** "is a FIFO, not a regular file", or undefined for a regular file. */
-export function notRegularReason(stats: Stats): string | undefined {
+function notRegularReason(stats: Stats): string | undefined {
   if (stats.isFile()) return undefined;
   const kind = stats.isDirectory()
     ? "a directory"
@@ -45,8 +45,13 @@ export function notRegularReason(stats: Stats): string | undefined {
   return `is ${kind}, not a regular file`;
 }
 
-export function tooLargeReason(maxBytes: number): string {
+function tooLargeReason(maxBytes: number): string {
   return `is larger than ${maxBytes} bytes`;
+}
+
+/** Why a file with these stats is not read at all (not a regular file, or already over the bound). */
+export function refusalReason(stats: Stats, maxBytes: number): string | undefined {
+  return notRegularReason(stats) ?? (stats.size > maxBytes ? tooLargeReason(maxBytes) : undefined);
 }
 
 /**
@@ -107,7 +112,7 @@ export async function readBoundedFile(path: string, maxBytes: number): Promise<B
   }
   try {
     const stats = await handle.stat();
-    const refusal = notRegularReason(stats) ?? (stats.size > maxBytes ? tooLargeReason(maxBytes) : undefined);
+    const refusal = refusalReason(stats, maxBytes);
     if (refusal) return { status: "refused", reason: refusal };
     const collected = new BoundedBuffer(stats.size, maxBytes);
     for (;;) {
@@ -138,7 +143,7 @@ export function readBoundedFileSync(path: string, maxBytes: number): BoundedRead
   }
   try {
     const stats = fstatSync(fd);
-    const refusal = notRegularReason(stats) ?? (stats.size > maxBytes ? tooLargeReason(maxBytes) : undefined);
+    const refusal = refusalReason(stats, maxBytes);
     if (refusal) return { status: "refused", reason: refusal };
     const collected = new BoundedBuffer(stats.size, maxBytes);
     for (;;) {

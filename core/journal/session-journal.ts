@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
-import { FILE_LIMITS, notRegularReason, tooLargeReason } from "../config/bounded-file-reader.js";
+import { FILE_LIMITS, refusalReason } from "../config/bounded-file-reader.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { MessagePage, OperationOutcome, OutcomePage, ThinkingLevel, WorkPlan } from "../wire/session-types.js";
 import { entryProblem } from "./journal-entry-guard.js";
@@ -112,7 +112,7 @@ export class SessionJournal {
   }
 
   private static refusal(stats: Stats): string | undefined {
-    return notRegularReason(stats) ?? (stats.size > FILE_LIMITS.maxJournalBytes ? tooLargeReason(FILE_LIMITS.maxJournalBytes) : undefined);
+    return refusalReason(stats, FILE_LIMITS.maxJournalBytes);
   }
 
   /**

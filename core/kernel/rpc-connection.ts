@@ -6,7 +6,6 @@ import type { RpcLimits } from "../wire/limits.js";
 import { EnvelopeRejection, RequestEnvelope } from "./request-envelope.js";
 import { RpcError } from "./rpc-error.js";
 import { clipJson, standIn } from "./json-clip.js";
-import { RPC_LIMITS } from "../wire/limits.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
@@ -137,7 +136,7 @@ export class RpcConnection {
   /** The fatal framing path: exactly one protocol_error with fatal true, then nothing is admitted. */
   fatal(error: RpcError): void | Promise<void> {
     this.admitting = false;
-    return this.emit({ type: "protocol_error", id: null, error: errorBody(error), fatal: true });
+    return this.emit({ type: "protocol_error", id: null, error: errorBody(error, this.deps.limits), fatal: true });
   }
 
   /** Stops admission; records that arrive later are discarded. */
@@ -236,7 +235,7 @@ export class RpcConnection {
   }
 
   private protocolError(id: string | null, error: RpcError): void | Promise<void> {
-    return this.emit({ type: "protocol_error", id, error: errorBody(error), fatal: false });
+    return this.emit({ type: "protocol_error", id, error: errorBody(error, this.deps.limits), fatal: false });
   }
 
   private readonly forwardEvent = (event: object): void | Promise<void> => {
@@ -292,17 +291,17 @@ interface EncodedResult {
  * `details` is bounded by construction: at most maxErrorDetails entries and about maxErrorDetailsBytes
  * of JSON; a list cut short carries `detailsTruncated: true`.
  */
-function errorBody(error: RpcError) {
+function errorBody(error: RpcError, limits: Pick<RpcLimits, "maxErrorDetails" | "maxErrorDetailsBytes">) {
   const { details } = error;
   if (details === undefined) return { code: error.code, message: error.message };
   if (!Array.isArray(details)) return { code: error.code, message: error.message, details };
   const shown: unknown[] = [];
   let bytes = 2;
   for (const detail of details) {
-    if (shown.length >= RPC_LIMITS.maxErrorDetails) break;
-    const entry = clipJson(detail, RPC_LIMITS.maxErrorDetailsBytes / 8);
+    if (shown.length >= limits.maxErrorDetails) break;
+    const entry = clipJson(detail, limits.maxErrorDetailsBytes / 8);
     bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
-    if (bytes > RPC_LIMITS.maxErrorDetailsBytes) break;
+    if (bytes > limits.maxErrorDetailsBytes) break;
     shown.push(entry);
   }
   return shown.length < details.length
