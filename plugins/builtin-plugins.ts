@@ -1,5 +1,5 @@
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
-import { codingToolsPlugin } from "./coding-tools.plugin.js";
+import { codingToolsPlugin } from "./coding-tools/coding-tools.plugin.js";
 import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 

@@ -48,12 +48,4 @@ export class ZiPaths {
   get projectExtensionsDir(): string {
     return join(this.projectDir, "extensions");
   }
-
-  get globalAgentsDir(): string {
-    return join(this.ziHome, "agents");
-  }
-
-  get projectAgentsDir(): string {
-    return join(this.projectDir, "agents");
-  }
 }

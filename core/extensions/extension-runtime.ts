@@ -1,4 +1,3 @@
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CommandInvoker } from "./command-invoker.js";
 import { ExtensionDiscovery } from "./extension-discovery.js";
@@ -19,14 +18,13 @@ export interface ExtensionRuntimeOptions {
   ziHome: string;
   globalDir: string;
   projectDir: string;
-  /** `ZI_HOME/agents` and the project's `.zi/agents` (agent profiles). */
-  globalAgentsDir: string;
-  projectAgentsDir: string;
+  /** The project's `.zi/` (plugins read their own files there, under the same trust decision). */
+  projectZiDir: string;
   /** `--extension` paths, in command-line order. */
   cliPaths: readonly string[];
   /** The project trust decision: project extensions load only when true. */
   projectTrusted: boolean;
-  /** Why the project is not trusted and how to trust it (reported when extensions are skipped). */
+  /** Why the project is not trusted and how to trust it (reported when its content is skipped). */
   untrustedReason?: string;
   loadPlugins: PluginLoader;
   /** One line to stderr. */
@@ -59,11 +57,12 @@ export class ExtensionRuntime {
     const pluginServices: PluginServices = {
       session,
       childSessions: options.childSessions,
-      agentDirs: [
-        { dir: options.globalAgentsDir, origin: "global" },
-        ...(this.discovery.loadsProjectContent() ? [{ dir: options.projectAgentsDir, origin: "project" as const }] : []),
-      ],
-      report: (source, error) => this.host.reportProblem(source, `was skipped: ${error}`, error),
+      project: {
+        dir: options.projectZiDir,
+        trusted: this.discovery.loadsProjectContent(),
+        untrustedReason: options.untrustedReason ?? "the project is not trusted",
+      },
+      report: (source, error, outcome = "skipped") => this.host.reportProblem(source, `was ${outcome}: ${error}`, error),
     };
     this.host = new ExtensionHost({ session, loader, cwd, ziHome, log, pluginServices });
     this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
@@ -75,19 +74,7 @@ export class ExtensionRuntime {
    */
   async load(): Promise<void> {
     const imported = this.discovery.find().then((candidates) => this.host.importAll(candidates));
-    await this.reportUntrustedProfiles();
     await this.host.activatePlugins(await this.options.loadPlugins());
     await this.host.activateAll(await imported);
-  }
-
-  /** Profiles of an untrusted project are skipped like its extensions: one line and one event name them. */
-  private async reportUntrustedProfiles(): Promise<void> {
-    if (this.discovery.loadsProjectContent()) return;
-    const dir = this.options.projectAgentsDir;
-    const profiles = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
-    if (profiles.length === 0) return;
-    const reason = this.options.untrustedReason ?? "the project is not trusted";
-    const error = `skipped ${profiles.length} project delegation profile(s) (${profiles.join(", ")}): ${reason}`;
-    await this.host.reportProblem(dir, `was not loaded: ${error}`, error);
   }
 }

@@ -5,7 +5,6 @@ import { FindTool } from "./find.tool.js";
 import { GrepTool } from "./grep.tool.js";
 import { LsTool } from "./ls.tool.js";
 import { ReadTool } from "./read.tool.js";
-import { type PlanUpdater, UpdatePlanTool } from "./update-plan.tool.js";
 import { WriteTool } from "./write.tool.js";
 
 export interface CodingToolsOptions {
@@ -16,11 +15,13 @@ export interface CodingToolsOptions {
   cwd: string;
   /** Where `bash` keeps the full output of commands whose output exceeded the bounds. */
   logDir: string;
-  /** The session's `replaceWorkPlan`; without it there is no `update_plan` tool. */
-  onPlanUpdate?: PlanUpdater;
 }
 
-/** Zi's built-in coding tools, in the order they are offered to the model. */
+/**
+ * Zi's built-in coding tools, in the order they are offered to the model: the one list a new tool is
+ * added to (tests and the delegation profiles derive their tool names from it). `update_plan` belongs
+ * to the work-plan plugin.
+ */
 export function createCodingTools(options: CodingToolsOptions): AgentTool[] {
   const tools: AgentTool[] = [
     new ReadTool(),
@@ -31,7 +32,6 @@ export function createCodingTools(options: CodingToolsOptions): AgentTool[] {
     new GrepTool(),
     new FindTool(),
   ];
-  if (options.onPlanUpdate) tools.push(new UpdatePlanTool(options.onPlanUpdate));
   return tools.map((tool) => withCwdFallback(tool, options.cwd));
 }
 

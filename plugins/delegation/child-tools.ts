@@ -1,6 +1,7 @@
 import type { AgentTool } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
 import { createCodingTools } from "../coding-tools/coding-tools.factory.js";
+import { UpdatePlanTool } from "../work-plan/update-plan.tool.js";
 import type { AgentProfile } from "./agent-profile.js";
 
 export const DELEGATE_TOOL = "delegate";
@@ -16,13 +17,16 @@ export interface ChildToolSources {
 }
 
 /**
- * A child's tools: fresh built-in coding tools (so `update_plan` changes the child's plan, not the
- * parent's) when the profile names none; otherwise exactly the names it lists, taken from the coding
+ * A child's tools: fresh built-in coding tools and `update_plan` (which changes the child's plan,
+ * not the parent's) when the profile names none; otherwise exactly the names it lists, taken from the coding
  * tools, a `delegate` of the child's own (only if listed, and within the depth cap), then the
  * parent's other tools (extensions). Names that exist nowhere are left out.
  */
 export function childTools(profile: AgentProfile, child: AgentSession, sources: ChildToolSources): AgentTool[] {
-  const coding = createCodingTools({ cwd: sources.cwd, logDir: sources.logDir, onPlanUpdate: async (steps) => child.replaceWorkPlan(steps) });
+  const coding = [
+    ...createCodingTools({ cwd: sources.cwd, logDir: sources.logDir }),
+    new UpdatePlanTool(async (steps) => child.replaceWorkPlan(steps)),
+  ];
   if (profile.tools === undefined) return coding;
   const byName = new Map<string, AgentTool>();
   for (const tool of sources.parentTools()) if (tool.name !== DELEGATE_TOOL) byName.set(tool.name, tool);

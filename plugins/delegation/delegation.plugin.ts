@@ -12,8 +12,12 @@ export function createDelegationPlugin(): ZiPlugin {
       // Extension hosts without services (unit tests of other plugins) get no delegation.
       if (!services) return;
       // Imported in the deferred startup, like the coding tools: nothing before a run needs them.
-      const [{ DelegateTool }, { discoverProfiles }] = await Promise.all([import("./delegate.tool.js"), import("./profile-discovery.js")]);
-      const profiles = await discoverProfiles(services.agentDirs, services.report);
+      const [{ DelegateTool }, { discoverProfiles }, { profileDirs }] = await Promise.all([
+        import("./delegate.tool.js"),
+        import("./profile-discovery.js"),
+        import("./profile-dirs.js"),
+      ]);
+      const profiles = await discoverProfiles(await profileDirs(zi.ziHome, services), (file, error) => services.report(file, error));
       if (profiles.size === 0) return;
       zi.registerTool(
         new DelegateTool({

@@ -1,9 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { PluginSourceDir } from "../../core/extensions/plugin-services.js";
-import type { AgentProfile } from "./agent-profile.js";
+import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
 import { builtinProfiles } from "./builtin-profiles.js";
 import { parseProfile } from "./profile-parser.js";
+
+/** A directory of profile files, and where it came from. */
+export interface ProfileDir {
+  dir: string;
+  origin: Exclude<ProfileOrigin, "builtin">;
+}
 
 /** Reports a broken profile file: one stderr line and an `extension_error` event. */
 export type ProfileProblemReporter = (file: string, error: string) => Promise<void>;
@@ -13,7 +18,7 @@ export type ProfileProblemReporter = (file: string, error: string) => Promise<vo
  * then the project's `.zi/agents`), `*.md` files sorted by name. A later profile of the same name
  * replaces an earlier one. A broken file is reported and skipped; the others still load.
  */
-export async function discoverProfiles(dirs: readonly PluginSourceDir[], report: ProfileProblemReporter): Promise<Map<string, AgentProfile>> {
+export async function discoverProfiles(dirs: readonly ProfileDir[], report: ProfileProblemReporter): Promise<Map<string, AgentProfile>> {
   const profiles = new Map<string, AgentProfile>();
   for (const profile of builtinProfiles()) profiles.set(profile.name, profile);
   for (const { dir, origin } of dirs) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ExtensionDiscovery } from "../../../core/extensions/extension-discovery.js";
 import { ExtensionRuntime } from "../../../core/extensions/extension-runtime.js";
 import type { PluginServices } from "../../../core/extensions/plugin-services.js";
+import { profileDirs } from "../../../plugins/delegation/profile-dirs.js";
 import { writeTree } from "../../support/extension-fixtures.js";
 
 const extension = "export default () => {};\n";
@@ -18,8 +19,7 @@ async function pluginServices(root: string, projectTrusted: boolean, announced: 
     ziHome: join(root, "home"),
     globalDir: join(root, "home/extensions"),
     projectDir: join(root, "project/.zi/extensions"),
-    globalAgentsDir: join(root, "home/agents"),
-    projectAgentsDir: join(root, "project/.zi/agents"),
+    projectZiDir: join(root, "project/.zi"),
     cliPaths: [],
     projectTrusted,
     loadPlugins: async () => [{ name: "probe", extension: (_zi, services) => void (received = services) }],
@@ -36,7 +36,9 @@ describe("one decision for the project's .zi/ content: extensions and agent prof
     const discovery = new ExtensionDiscovery({ globalDir: join(root, "home/extensions"), projectDir: join(root, "project/.zi/extensions"), cliPaths: [], cwd: root, projectTrusted: true });
     expect(discovery.loadsProjectContent()).toBe(true);
     expect((await discovery.find()).map((candidate) => candidate.origin)).toEqual(["global", "project"]);
-    expect((await pluginServices(root, true))!.agentDirs).toEqual([
+    const services = (await pluginServices(root, true))!;
+    expect(services.project).toEqual({ dir: join(root, "project/.zi"), trusted: true, untrustedReason: "the project is not trusted" });
+    expect(await profileDirs(join(root, "home"), services)).toEqual([
       { dir: join(root, "home/agents"), origin: "global" },
       { dir: join(root, "project/.zi/agents"), origin: "project" },
     ]);
@@ -51,13 +53,15 @@ describe("one decision for the project's .zi/ content: extensions and agent prof
       ["global", false],
       ["project", true],
     ]);
-    expect((await pluginServices(root, false))!.agentDirs).toEqual([{ dir: join(root, "home/agents"), origin: "global" }]);
+    const services = (await pluginServices(root, false))!;
+    expect(services.project.trusted).toBe(false);
+    expect(await profileDirs(join(root, "home"), services)).toEqual([{ dir: join(root, "home/agents"), origin: "global" }]);
   });
 
   it("names the skipped profiles of an untrusted project in one extension_error", async () => {
     const withProfiles = writeTree({ "project/.zi/agents/reviewer.md": "---\nname: reviewer\ndescription: d\n---\nbody\n", "project/.zi/agents/notes.txt": "" });
     const announced: object[] = [];
-    await pluginServices(withProfiles, false, announced);
+    await profileDirs(join(withProfiles, "home"), (await pluginServices(withProfiles, false, announced))!);
     expect(announced).toEqual([
       {
         type: "extension_error",
@@ -66,7 +70,7 @@ describe("one decision for the project's .zi/ content: extensions and agent prof
       },
     ]);
     const none: object[] = [];
-    await pluginServices(withProfiles, true, none);
+    await profileDirs(join(withProfiles, "home"), (await pluginServices(withProfiles, true, none))!);
     expect(none).toEqual([]);
   });
 });

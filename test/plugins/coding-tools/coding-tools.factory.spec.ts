@@ -17,16 +17,15 @@ describe("CodingTools", () => {
   });
   afterEach(() => cleanup());
 
-  it("creates every tool, with update_plan only when a plan callback is given", () => {
-    const names = (tools: AgentTool[]): string[] => tools.map((tool) => tool.name);
-    expect(names(createCodingTools({ cwd: dir, logDir: dir }))).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find"]);
-    const withPlan = createCodingTools({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({ revision: 1 }) });
-    expect(names(withPlan)).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"]);
+  it("creates each tool once, every one with a description and a parameters schema", () => {
+    const tools = createCodingTools({ cwd: dir, logDir: dir });
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+    for (const tool of tools) expect([tool.name, typeof tool.description, (tool.parameters as { type?: unknown }).type]).toEqual([tool.name, "string", "object"]);
   });
 
   it("has schemas pi-ai accepts for valid arguments and rejects for invalid ones", async () => {
     const piAi = await import("@mariozechner/pi-ai");
-    const tools = createCodingTools({ cwd: dir, logDir: dir, onPlanUpdate: async () => ({}) });
+    const tools = createCodingTools({ cwd: dir, logDir: dir });
     const validate = (name: string, args: Record<string, unknown>): unknown => {
       const tool = byName(tools, name);
       const schema = { name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
@@ -40,7 +39,6 @@ describe("CodingTools", () => {
       ["ls", {}],
       ["grep", { pattern: "x", path: ".", glob: "*.ts", ignoreCase: true, limit: 5 }],
       ["find", { pattern: "*.ts", path: ".", limit: 5 }],
-      ["update_plan", { steps: [{ title: "t", status: "pending", id: "1" }] }],
     ];
     for (const [name, args] of valid) expect(validate(name, args)).toEqual(args);
     const invalid: [string, Record<string, unknown>][] = [
@@ -52,7 +50,6 @@ describe("CodingTools", () => {
       ["ls", { path: "a", extra: 1 }],
       ["grep", { pattern: "" }],
       ["find", {}],
-      ["update_plan", { steps: [{ title: "t", status: "done" }] }],
     ];
     for (const [name, args] of invalid) expect(() => validate(name, args)).toThrow(/Validation failed/);
   });

@@ -1,15 +1,24 @@
 import "reflect-metadata";
 import { describe, expect, it } from "@jest/globals";
 import { builtinPlugins } from "../../../plugins/builtin-plugins.js";
-import { codingToolsPlugin } from "../../../plugins/coding-tools.plugin.js";
+import { codingToolsPlugin } from "../../../plugins/coding-tools/coding-tools.plugin.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { createWorkPlanPlugin } from "../../../plugins/work-plan/work-plan.plugin.js";
 import { hostFixture } from "../../support/extension-fixtures.js";
 
 describe("the coding tools as the first plugin", () => {
-  it("registers the built-in tools through the extension API, update_plan replacing the plan through it", async () => {
+  it("registers the factory's tools through the extension API", async () => {
     const { host, session, errors } = hostFixture();
     await host.activatePlugins([codingToolsPlugin]);
     expect(errors()).toEqual([]);
-    expect([...session.tools.keys()]).toEqual(["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"]);
+    expect([...session.tools.keys()]).toEqual(createCodingTools({ cwd: "/", logDir: "/" }).map((tool) => tool.name));
+  });
+
+  it("leaves update_plan to the work-plan plugin, which replaces the plan through the extension API", async () => {
+    const { host, session, errors } = hostFixture();
+    await host.activatePlugins([codingToolsPlugin, createWorkPlanPlugin()]);
+    expect(errors()).toEqual([]);
+    expect([...session.tools.keys()].at(-1)).toBe("update_plan");
     const result = await session.tools.get("update_plan")!.execute(
       { steps: [{ title: "plan", status: "in_progress" }] },
       { signal: new AbortController().signal, cwd: "/work/project", onUpdate: () => {} },

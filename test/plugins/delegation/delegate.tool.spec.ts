@@ -4,9 +4,11 @@ import type { AgentProfile } from "../../../plugins/delegation/agent-profile.js"
 import { builtinProfiles } from "../../../plugins/delegation/builtin-profiles.js";
 import { DelegateTool } from "../../../plugins/delegation/delegate.tool.js";
 import { DelegationProgress } from "../../../plugins/delegation/delegation-progress.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
 import { FakeChildSessions, until, type Behaviour } from "../../support/fake-child-sessions.js";
 
-const CODING = ["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"];
+// A child without a tools list gets the built-in coding tools and its own update_plan.
+const CODING = [...createCodingTools({ cwd: "/", logDir: "/" }).map((tool) => tool.name), "update_plan"];
 
 function profiles(...extra: Partial<AgentProfile>[]): Map<string, AgentProfile> {
   const map = new Map(builtinProfiles().map((profile) => [profile.name, profile]));

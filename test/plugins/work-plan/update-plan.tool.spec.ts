@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { WorkPlan, WorkPlanStep } from "../../../core/wire/session-types.js";
-import { UpdatePlanTool } from "../../../plugins/coding-tools/update-plan.tool.js";
+import { UpdatePlanTool } from "../../../plugins/work-plan/update-plan.tool.js";
 import { makeContext, textOf } from "../../support/tool-test-kit.js";
 
 /** Stands in for the session's replaceWorkPlan: stores the plan and bumps the revision. */
