@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
 import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
-import { SessionTuning } from "../config/session-tuning.js";
+import { SessionTuning } from "../session/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";

@@ -1,5 +1,4 @@
 import { RpcError } from "../kernel/rpc-error.js";
-import { PiAiLoader } from "../models/pi-ai-loader.js";
 import { JsonFile } from "./json-file.js";
 import { warnOnStderr } from "./stderr-warning.js";
 import type { Warn } from "./stderr-warning.js";
@@ -13,9 +12,13 @@ export interface ProviderAuth {
   noAuth?: boolean;
 }
 
+/** The provider library's own lookup of well-known variables (pi-ai's `getEnvApiKey`), loaded on first use. */
+export type EnvKeyLookup = (provider: string) => Promise<string | undefined>;
+
 export interface CredentialStoreOptions {
   warn?: Warn;
-  piAi?: PiAiLoader;
+  /** Without it, only auth.json and models.json keys are known (the model runtime passes pi-ai's). */
+  envKey?: EnvKeyLookup;
 }
 
 const REDACTED = "[redacted]";
@@ -30,7 +33,7 @@ const AMBIENT_CREDENTIALS = "<authenticated>";
 export class CredentialStore {
   private readonly authFile: JsonFile;
   private readonly warn: Warn;
-  private readonly piAi: PiAiLoader;
+  private readonly envKey: EnvKeyLookup;
   private readonly providerAuth = new Map<string, ProviderAuth>();
   private readonly secrets = new Set<string>();
   private authKeys: Promise<Map<string, string>> | undefined;
@@ -42,7 +45,7 @@ export class CredentialStore {
   ) {
     this.authFile = new JsonFile(paths.authFile);
     this.warn = options.warn ?? warnOnStderr;
-    this.piAi = options.piAi ?? new PiAiLoader();
+    this.envKey = options.envKey ?? (async () => undefined);
   }
 
   /** Declares how a models.json provider authenticates (replacing an earlier declaration). */
@@ -110,8 +113,7 @@ export class CredentialStore {
     // pi-ai reads process.env itself: with an injected environment (tests, embedders) consulting
     // it would leak the host's keys into a supposedly isolated setup, so it is skipped.
     if (this.env !== process.env) return undefined;
-    const piAi = await this.piAi.load();
-    return piAi.getEnvApiKey(provider);
+    return this.envKey(provider);
   }
 
   private authEntries(): Promise<Map<string, string>> {

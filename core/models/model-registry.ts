@@ -65,7 +65,7 @@ export class ModelRegistry implements ModelRuntime {
     this.piAi = options.piAi ?? new PiAiLoader();
     this.warn = options.warn ?? warnOnStderr;
     this.credentials =
-      options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, { warn: this.warn, piAi: this.piAi });
+      options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, { warn: this.warn, envKey: async (provider) => (await this.piAi.load()).getEnvApiKey(provider) });
     this.script = options.fauxScriptFile ? FauxScript.load(options.fauxScriptFile) : undefined;
   }
 

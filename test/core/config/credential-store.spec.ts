@@ -96,12 +96,15 @@ describe("CredentialStore", () => {
     expect(await credentials.apiKey("literal")).toBe("stored-secret-789");
   });
 
-  it("consults pi-ai's well-known variables only for the real process environment", async () => {
+  it("consults pi-ai's well-known variables (the lookup the model runtime passes) only for the real process environment", async () => {
     const saved = process.env.GROQ_API_KEY;
     process.env.GROQ_API_KEY = "gsk-from-process-env";
+    const envKey = async (provider: string) => (await import("@mariozechner/pi-ai")).getEnvApiKey(provider);
     try {
-      expect(await store(process.env).apiKey("groq")).toBe("gsk-from-process-env");
-      expect(await store({ ...home.env, GROQ_API_KEY: "ignored" }).apiKey("groq")).toBeUndefined();
+      expect(await new CredentialStore(home.paths, process.env, { warn: home.warn, envKey }).apiKey("groq")).toBe("gsk-from-process-env");
+      expect(await new CredentialStore(home.paths, { ...home.env, GROQ_API_KEY: "ignored" }, { warn: home.warn, envKey }).apiKey("groq")).toBeUndefined();
+      // Without the lookup (the store alone), only auth.json and models.json keys exist.
+      expect(await store(process.env).apiKey("groq")).toBeUndefined();
     } finally {
       if (saved === undefined) delete process.env.GROQ_API_KEY;
       else process.env.GROQ_API_KEY = saved;

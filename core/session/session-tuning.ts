@@ -1,6 +1,6 @@
-import type { CompactionSettings, RetrySettings } from "../session/agent-session-options.js";
+import type { CompactionSettings, RetrySettings } from "./agent-session-options.js";
 import type { QueueMode } from "../wire/session-types.js";
-import type { SettingsStore } from "./settings-store.js";
+import type { SettingsStore } from "../config/settings-store.js";
 
 const QUEUE_MODES: ReadonlySet<unknown> = new Set(["one-at-a-time", "all"]);
 
