@@ -11,6 +11,11 @@ const config: Config = {
   },
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
+    // Tests in the repository use the package's entry points from source, never a stale dist/.
+    "^zi/family$": "<rootDir>/core/family/family-api.ts",
+    "^zi/testing$": "<rootDir>/core/testing/testing-api.ts",
+    "^zi/client$": "<rootDir>/client/client-api.ts",
+    "^zi/extension$": "<rootDir>/core/extensions/extension-api.ts",
   },
   testTimeout: 30000,
 };

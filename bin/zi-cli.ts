@@ -38,11 +38,11 @@ const loadPlugins = () =>
   (plugins ??= import("reflect-metadata").then(async () => (await import("../plugins/builtin-plugins.js")).builtinPlugins()));
 const loadFamilies = async () => {
   const loaded = await loadPlugins();
-  const [{ BUILTIN_FAMILIES }, { composeFamilies }] = await Promise.all([
+  const [{ BUILTIN_FAMILIES }, { withPluginFamilies }] = await Promise.all([
     import("../methods/builtin-families.js"),
     import("../core/extensions/plugin-composition.js"),
   ]);
-  return composeFamilies(BUILTIN_FAMILIES, loaded);
+  return withPluginFamilies(BUILTIN_FAMILIES, loaded);
 };
 const createModule = async (options: ZiOptions) => {
   const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);

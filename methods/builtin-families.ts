@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../core/kernel/method-family.js";
+import type { MethodFamily } from "../core/family/family-api.js";
 import { commandFamily } from "./command/command.family.js";
 import { connectionFamily } from "./connection/connection.family.js";
 import { modelFamily } from "./model/model.family.js";

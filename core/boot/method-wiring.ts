@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { container as rootContainer } from "tsyringe";
+import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
 import type { EventMode } from "../kernel/event-mode.js";
 import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kernel/kernel-ports.js";
 import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
@@ -9,6 +9,7 @@ import { COMMANDS } from "../ports/commands.port.js";
 import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
 import { THINKING } from "../ports/thinking.port.js";
+import type { TokenInstances } from "./rpc-application.js";
 import type { SessionModule } from "./session-module.js";
 
 export interface KernelBindings {
@@ -24,7 +25,7 @@ export interface KernelBindings {
  * right after `ready` is written.
  */
 export class MethodWiring {
-  static wire(module: SessionModule, kernel: KernelBindings, families: readonly MethodFamily[]): MethodRegistry {
+  static wire(module: SessionModule, kernel: KernelBindings, families: readonly MethodFamily[], overrides?: TokenInstances): MethodRegistry {
     const container = rootContainer.createChildContainer();
     container.registerInstance(SESSION, module.session);
     container.registerInstance(MODELS, module.models);
@@ -34,6 +35,14 @@ export class MethodWiring {
     container.registerInstance(STATE_SNAPSHOT, kernel.state);
     container.registerInstance(EVENT_STREAM, kernel.events);
     container.registerInstance(CANCELLATION, kernel.cancellation);
-    return MethodRegistry.build(container, families);
+    if (!overrides) return MethodRegistry.build(container, families);
+    bind(container, overrides);
+    const overridden = families.map((family) => ({ ...family, register: (scope: DependencyContainer) => (family.register?.(scope), bind(scope, overrides)) }));
+    return MethodRegistry.build(container, overridden);
   }
+}
+
+function bind(scope: DependencyContainer, instances: TokenInstances): void {
+  // Reflect.ownKeys, unlike Object.keys or Object.entries, also yields symbol-keyed tokens.
+  for (const token of Reflect.ownKeys(instances)) scope.registerInstance(token as InjectionToken<unknown>, instances[token]);
 }

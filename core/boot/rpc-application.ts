@@ -7,7 +7,7 @@ import type { MethodFamily } from "../kernel/method-family.js";
 import type { MethodRegistry } from "../kernel/method-registry.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RpcConnection } from "../kernel/rpc-connection.js";
-import { RPC_LIMITS } from "../wire/limits.js";
+import { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
 import { RpcServer } from "../kernel/rpc-server.js";
 import type { SessionModule } from "./session-module.js";
 
@@ -17,7 +17,7 @@ import type { SessionModule } from "./session-module.js";
  * collections and makes V8 grow its new space; measured on a 100k-request flood: peak RSS idle + 45 MiB
  * at 1,024, idle + 23 MiB at 128, with the same pipelined throughput (docs/performance.md).
  */
-const PENDING_OUTPUT_RECORDS = Math.min(128, RPC_LIMITS.maxPendingOutputRecords);
+const PENDING_OUTPUT_RECORDS = 128;
 
 export interface RpcApplicationIo {
   input: Readable;
@@ -27,6 +27,21 @@ export interface RpcApplicationIo {
 
 /** Loads the method families; a dynamic import, so that `ready` does not wait for them. */
 export type FamilyLoader = () => Promise<readonly MethodFamily[]>;
+
+/** Instances by injection token: string keys and symbol keys (`[SESSION]: fake`) alike. */
+export type TokenInstances = { readonly [token: string | symbol]: unknown };
+
+/** What only a test changes (zi/testing's `serveFamilies`); the `zi` command passes none. */
+export interface RpcApplicationOptions {
+  /** The connection's bounds; `RPC_LIMITS` (what `ready.limits` promises) when omitted. */
+  limits?: RpcLimits;
+  /**
+   * Bound by token over what the composition binds, in the shared scope and in every family's own
+   * scope after its `register` (as Nest's `overrideProvider`): a handler gets the override wherever
+   * its token was bound.
+   */
+  overrides?: TokenInstances;
+}
 
 /**
  * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container and
@@ -42,7 +57,9 @@ export class RpcApplication {
     private readonly module: SessionModule,
     private readonly loadFamilies: FamilyLoader,
     io: RpcApplicationIo,
+    private readonly options: RpcApplicationOptions = {},
   ) {
+    const limits = options.limits ?? RPC_LIMITS;
     const eventMode = new EventMode();
     const state: StateSnapshotPort = { snapshot: () => module.session.getState() };
     const events: EventStreamPort = { subscribe: (listener) => module.events.subscribe(listener) };
@@ -50,17 +67,17 @@ export class RpcApplication {
     this.kernel = { eventMode, state, events, cancellation };
     const writer = new FrameWriter(
       io.output,
-      { maxPendingRecords: PENDING_OUTPUT_RECORDS, maxPendingBytes: RPC_LIMITS.maxPendingOutputBytes },
+      { maxPendingRecords: Math.min(PENDING_OUTPUT_RECORDS, limits.maxPendingOutputRecords), maxPendingBytes: limits.maxPendingOutputBytes },
       () => void this.server.shutdown(0),
     );
-    const connection = new RpcConnection({ writer, limits: { ...RPC_LIMITS }, state, events, eventMode, log: io.log });
+    const connection = new RpcConnection({ writer, limits: { ...limits }, state, events, eventMode, log: io.log });
     this.server = new RpcServer({
       input: io.input,
-      framer: new JsonlFramer(RPC_LIMITS.maxRecordBytes),
+      framer: new JsonlFramer(limits.maxRecordBytes),
       writer,
       connection,
       cancellation,
-      settlementMs: RPC_LIMITS.settlementMs,
+      settlementMs: limits.settlementMs,
       log: io.log,
     });
   }
@@ -81,6 +98,6 @@ export class RpcApplication {
     const loading = this.loadFamilies();
     const wiring = loading.then(() => import("./method-wiring.js"));
     const [families, { MethodWiring }] = await Promise.all([loading, wiring]);
-    return MethodWiring.wire(this.module, this.kernel, families);
+    return MethodWiring.wire(this.module, this.kernel, families, this.options.overrides);
   }
 }

@@ -4,9 +4,10 @@ import type { RpcHandler } from "./rpc-handler.js";
 export type HandlerClass = new (...args: any[]) => RpcHandler;
 
 /**
- * A method family: every method named `<family>.<verb>`, one class each, keyed by the name its
- * @RpcMethod declares (the boot checks they agree; the key is what the typed client's method map is
- * derived from). Declare a family with `satisfies MethodFamily` so its keys stay literal types.
+ * A method family: every method named `<family>.<verb>`, one class each. `methods` is the family's one
+ * table of names: a method's name is written here and nowhere else (its class's @RpcMethod carries
+ * the rest of its contract), and the typed client's method map is derived from these keys. Declare a
+ * family with `satisfies MethodFamily` so its keys stay literal types.
  */
 export interface MethodFamily {
   readonly family: string;

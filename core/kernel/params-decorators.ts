@@ -1,4 +1,5 @@
-import { ValidateBy, ValidateIf, ValidateNested, type ValidationOptions } from "class-validator";
+import { IsArray, IsObject, ValidateBy, ValidateIf, ValidateNested, type ValidationOptions } from "class-validator";
+import type { JsonSchema } from "../wire/json-schema.js";
 import type { ParamsClass } from "./rpc-method-metadata.js";
 
 /**
@@ -29,13 +30,55 @@ export function MaxBytes(max: number, options?: ValidationOptions): PropertyDeco
 
 const NESTED_PARAMS = new WeakMap<object, Map<string, () => ParamsClass>>();
 
+/** How a rule of a params DTO describes itself to `zi schema` (core/schema/dto-schema-builder.ts). */
+export interface RuleSchema {
+  /** Merged into the property's own schema (`maxItems`, `items`, ...). */
+  jsonSchema?: JsonSchema;
+  /** A rule relating several fields: one member of the params object's `allOf` (`if`/`then`, ...). */
+  objectSchema?: JsonSchema;
+}
+
+export interface DescribedRuleOptions extends RuleSchema {
+  /** The rule's name in class-validator's metadata (unique among rules). */
+  name: string;
+  /** `object` is the whole params object, for rules that relate fields. */
+  validate(value: unknown, object: object): boolean;
+  /** The problem `details` names; never echo the value itself. */
+  message(value: unknown): string;
+}
+
+/**
+ * A validation rule of a family's own that carries its JSON Schema with it, so `zi schema` describes
+ * it without the schema builder knowing the rule: the rule and its description live together, next
+ * to the DTO that uses it.
+ */
+export function DescribedRule(rule: DescribedRuleOptions, options?: ValidationOptions): PropertyDecorator {
+  const schema: RuleSchema = {};
+  if (rule.jsonSchema) schema.jsonSchema = rule.jsonSchema;
+  if (rule.objectSchema) schema.objectSchema = rule.objectSchema;
+  return ValidateBy(
+    {
+      name: rule.name,
+      constraints: [schema],
+      validator: {
+        validate: (value, args) => rule.validate(value, args?.object ?? {}),
+        defaultMessage: (args) => rule.message(args?.value),
+      },
+    },
+    options,
+  );
+}
+
 /**
  * A property whose value is a parameter object of its own (or, with `each`, an array of them). The
  * params validator builds the nested DTO itself and refuses unknown keys in it exactly as at the top
- * level; class-transformer's `@Type` is not used on the request path.
+ * level; class-transformer's `@Type` is not used on the request path. `zi schema` describes the nested
+ * DTO once, in `$defs` under its class name, so a DTO may nest itself.
  */
 export function NestedParams(type: () => ParamsClass, options?: ValidationOptions): PropertyDecorator {
   return (target, property) => {
+    // The value's own shape (an object, or an array of them), so that params and schema agree on it.
+    (options?.each ? IsArray() : IsObject())(target, property);
     const owner = target.constructor;
     const declared = NESTED_PARAMS.get(owner) ?? new Map<string, () => ParamsClass>();
     // Resolved lazily (at boot): the nested class may be declared below its user, or be the class itself.

@@ -166,9 +166,9 @@ export class RpcConnection {
   }
 
   private launch(id: string, method: RegisteredMethod, params: object, slot: Slot): void | Promise<void> {
-    // Only a waiting handler can outlive admission long enough to be abandoned; ordered handlers share a
-    // signal that never fires, which keeps an AbortController off the hot path of every request.
-    const controller = method.waits ? new AbortController() : undefined;
+    // Only a concurrent handler can outlive admission long enough to be abandoned; ordered handlers share
+    // a signal that never fires, which keeps an AbortController off the hot path of every request.
+    const controller = method.concurrent ? new AbortController() : undefined;
     let result: unknown;
     try {
       result = method.handler.handle(params, { id, method: method.name, signal: controller?.signal ?? NEVER_ABORTED });
@@ -186,7 +186,8 @@ export class RpcConnection {
       (value) => this.finish(id, entry, () => this.respond(id, method.name, value)),
       (error) => this.finish(id, entry, () => this.respondError(id, method.name, error)),
     );
-    return method.waits ? undefined : done;
+    // An ordered method holds admission until its response is out; a concurrent one lets the next in.
+    return method.concurrent ? undefined : done;
   }
 
   private finish(id: string, entry: InFlight, respond: () => void | Promise<void>): void | Promise<void> {

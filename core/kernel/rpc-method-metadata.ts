@@ -1,14 +1,21 @@
-import type { JsonSchema } from "../wire/json-schema.js";
+import type { JsonSchema, Schema } from "../wire/json-schema.js";
 import type { OperationErrorCode } from "./rpc-error.js";
 
 export type ParamsClass = new () => object;
 
-/** A method's whole contract, declared on its class with @RpcMethod. */
-export interface RpcMethodOptions {
+/**
+ * A method's whole contract but its name, declared on its class with @RpcMethod. The name is written
+ * once, as the method's key in its family's `methods` table (method-family.ts).
+ */
+export interface RpcMethodOptions<P extends object = object, R = unknown> {
   /** class-validator DTO for `params`; omit for a method that takes none. */
-  params?: ParamsClass;
-  /** JSON Schema of the result; `$ref`s point at the wire definitions (core/wire/wire-schemas.ts). */
-  result: JsonSchema;
+  params?: new () => P;
+  /**
+   * The result's schema, built with the typed helpers of core/wire/json-schema.ts (`closed`, `ref`,
+   * ...): `handle()` must return its type (checked by the compiler), and the suite checks real results
+   * against it. `ref`s point at the wire definitions (core/wire/wire-schemas.ts).
+   */
+  result: Schema<R>;
   /** One sentence for `zi schema` and the docs. */
   summary: string;
   /** Response codes this method answers besides `capacity` and `operation_failed`, which any may. */
@@ -16,11 +23,12 @@ export interface RpcMethodOptions {
   /** `interrupt` may use the reserved slot when the ordinary slots are full. */
   slot?: "ordinary" | "interrupt";
   /**
-   * A waiting handler (await_idle, interrupt, command.invoke) does not hold up admission: later requests
-   * are admitted while it waits, and its response may overtake theirs. Every other handler is ordered:
-   * its response is written before the next request is admitted.
+   * A concurrent handler (await_idle, interrupt, command.invoke: handlers that wait on the session)
+   * does not hold the requests behind it: later requests are admitted while it runs, and its response
+   * may overtake theirs. Every other handler is ordered: its response is written before the next
+   * request is admitted.
    */
-  waits?: boolean;
+  concurrent?: boolean;
   /**
    * The handler needs the deferred startup (whatever the composition root starts after `ready`) to have
    * finished. Admission holds at such a request until it has: nothing after it is admitted meanwhile,
@@ -29,13 +37,17 @@ export interface RpcMethodOptions {
   awaitsStartup?: boolean;
 }
 
-export interface RpcMethodMetadata {
-  name: string;
+/** What @RpcMethod records; the catalog adds the name from the family's table. */
+export interface RpcMethodDeclaration {
   params: ParamsClass | undefined;
   result: JsonSchema;
   summary: string;
   errors: readonly OperationErrorCode[];
   slot: "ordinary" | "interrupt";
-  waits: boolean;
+  concurrent: boolean;
   awaitsStartup: boolean;
+}
+
+export interface RpcMethodMetadata extends RpcMethodDeclaration {
+  name: string;
 }

@@ -1,25 +1,30 @@
 import { injectable } from "tsyringe";
-import type { RpcMethodOptions, RpcMethodMetadata } from "./rpc-method-metadata.js";
-import type { RpcHandler } from "./rpc-handler.js";
+import type { RpcMethodDeclaration, RpcMethodOptions } from "./rpc-method-metadata.js";
+import type { RequestContext } from "./rpc-handler.js";
 
-const METADATA = new WeakMap<Function, RpcMethodMetadata>();
+const DECLARATIONS = new WeakMap<Function, RpcMethodDeclaration>();
+
+/** A class whose `handle` takes the params DTO `P` and returns (or resolves to) the result type `R`. */
+type HandlerOf<P, R> = new (...args: any[]) => { handle(params: P, context: RequestContext): R | Promise<R> };
 
 /**
- * Marks a class as the handler of one RPC method. The class is also made injectable (its constructor
- * parameters are resolved from the connection's container), but nothing is registered globally: a family
- * module lists its classes, and the MethodRegistry decides at boot what is wired.
+ * Marks a class as the handler of one RPC method, with its contract: params DTO, typed result schema,
+ * summary and admission flags. The method's name is its key in its family's `methods` table, written
+ * there once. The compiler checks `handle()` against the result schema's type: a handler returning
+ * something else does not compile (TS1238/TS1270 on the decorator, naming the mismatch). The class
+ * is also made injectable (its constructor parameters are resolved from its family's scope), but
+ * nothing is registered globally: the MethodRegistry decides at boot what is wired.
  */
-export function RpcMethod(name: string, options: RpcMethodOptions) {
-  return <T extends new (...args: any[]) => RpcHandler>(target: T): T => {
-    if (METADATA.has(target)) throw new Error(`@RpcMethod applied twice to ${target.name}`);
-    METADATA.set(target, {
-      name,
+export function RpcMethod<P extends object = object, R = unknown>(options: RpcMethodOptions<P, R>) {
+  return <C extends HandlerOf<P, R>>(target: C): C => {
+    if (DECLARATIONS.has(target)) throw new Error(`@RpcMethod applied twice to ${target.name}`);
+    DECLARATIONS.set(target, {
       params: options.params,
       result: options.result,
       summary: options.summary,
       errors: options.errors ?? [],
       slot: options.slot ?? "ordinary",
-      waits: options.waits ?? false,
+      concurrent: options.concurrent ?? false,
       awaitsStartup: options.awaitsStartup ?? false,
     });
     injectable()(target);
@@ -27,6 +32,6 @@ export function RpcMethod(name: string, options: RpcMethodOptions) {
   };
 }
 
-export function getRpcMethodMetadata(target: Function): RpcMethodMetadata | undefined {
-  return METADATA.get(target);
+export function getRpcMethodDeclaration(target: Function): RpcMethodDeclaration | undefined {
+  return DECLARATIONS.get(target);
 }

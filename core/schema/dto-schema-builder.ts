@@ -1,4 +1,5 @@
-import { getMetadataStorage } from "class-validator";
+import { getMetadataStorage, ValidationTypes } from "class-validator";
+import { nestedParamsOf, type RuleSchema } from "../kernel/params-decorators.js";
 import type { ParamsClass } from "../kernel/rpc-method-metadata.js";
 import type { JsonSchema } from "../wire/json-schema.js";
 
@@ -16,6 +17,7 @@ const PROPERTY_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ["isNumber", (s) => (s.type = "number")],
   ["isBoolean", (s) => (s.type = "boolean")],
   ["isArray", (s) => (s.type = "array")],
+  ["isObject", (s) => (s.type = "object")],
   ["arrayMaxSize", (s, [max]) => (s.maxItems = max as number)],
   ["arrayMinSize", (s, [min]) => (s.minItems = min as number)],
   ["isIn", (s, [values]) => (s.enum = [...(values as unknown[])])],
@@ -30,28 +32,40 @@ const PROPERTY_RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ["maxBytes", (s, [max]) => Object.assign(s, { maxLength: Math.min(s.maxLength ?? Infinity, max as number), "x-maxBytes": max as number })],
 ]);
 
-/**
- * Rules that relate two fields of the object: expressed as object-level `allOf` members.
- * `nonEmptyUnlessContinue` (session.prompt): `text` may be empty only when `delivery` is `continue`.
- */
-const OBJECT_RULES: ReadonlyMap<string, (property: string) => JsonSchema> = new Map([
-  [
-    "nonEmptyUnlessContinue",
-    (property: string): JsonSchema => ({
-      if: { properties: { delivery: { not: { const: "continue" } } } },
-      then: { properties: { [property]: { not: { const: "" } } } },
-    }),
-  ],
-]);
-
 const CONDITIONAL = "conditionalValidation";
 const CUSTOM = "customValidation";
 
 /**
- * Derives the JSON Schema of a params DTO from class-validator's metadata storage, the same metadata
- * the server validates with: no second description to keep in step.
+ * The parameter objects nested DTOs declare (`@NestedParams`), described once each under their class
+ * name: the description's `$defs` carry them, and properties point at them with `$ref`, so a DTO may
+ * nest itself.
  */
-export function paramsSchema(dto: ParamsClass | undefined): JsonSchema {
+export class NestedDefs {
+  readonly schemas = new Map<string, JsonSchema>();
+  private readonly classes = new Map<string, ParamsClass>();
+
+  constructor(private readonly reserved: ReadonlySet<string>) {}
+
+  /** The `$ref` of a nested DTO, describing it on first use. */
+  ref(dto: ParamsClass): JsonSchema {
+    const name = dto.name;
+    const known = this.classes.get(name);
+    if (known !== undefined && known !== dto) throw new Error(`two nested params classes are named ${name}: rename one`);
+    if (this.reserved.has(name)) throw new Error(`nested params class ${name} has the name of a wire definition: rename it`);
+    if (known === undefined) {
+      this.classes.set(name, dto);
+      this.schemas.set(name, {});
+      this.schemas.set(name, paramsSchema(dto, this));
+    }
+    return { $ref: `#/$defs/${name}` };
+  }
+}
+
+/**
+ * Derives the JSON Schema of a params DTO from class-validator's metadata storage, the same metadata
+ * the server validates with: no second description to keep in step. Nested DTOs go to `defs`.
+ */
+export function paramsSchema(dto: ParamsClass | undefined, defs: NestedDefs = new NestedDefs(new Set())): JsonSchema {
   const schema: JsonSchema = { type: "object", properties: {}, required: [], additionalProperties: false };
   if (dto === undefined) return schema;
   const byProperty = new Map<string, ValidationMetadata[]>();
@@ -62,7 +76,7 @@ export function paramsSchema(dto: ParamsClass | undefined): JsonSchema {
   }
   const allOf: JsonSchema[] = [];
   for (const [property, metadatas] of byProperty) {
-    const { schema: propertySchema, optional, nullable, relations } = describeProperty(dto, property, metadatas);
+    const { schema: propertySchema, optional, nullable, relations } = describeProperty(dto, property, metadatas, defs);
     schema.properties![property] = nullable ? { anyOf: [propertySchema, { type: "null" }] } : propertySchema;
     if (!optional) schema.required!.push(property);
     allOf.push(...relations);
@@ -71,13 +85,22 @@ export function paramsSchema(dto: ParamsClass | undefined): JsonSchema {
   return schema;
 }
 
-function describeProperty(dto: ParamsClass, property: string, metadatas: ValidationMetadata[]) {
+function describeProperty(dto: ParamsClass, property: string, metadatas: ValidationMetadata[], defs: NestedDefs) {
   const schema: JsonSchema = {};
   const relations: JsonSchema[] = [];
   let optional = false;
   let nullable = false;
   for (const metadata of metadatas) {
     const where = `${dto.name}.${property}`;
+    if (metadata.type === ValidationTypes.NESTED_VALIDATION) {
+      // @NestedParams: the nested DTO (or, with `each`, an array of them; its IsArray gives the type).
+      const nested = nestedParamsOf(dto, property);
+      if (!nested) throw new Error(`${where}: @ValidateNested without @NestedParams has no JSON Schema mapping`);
+      const target = defs.ref(nested);
+      if (metadata.each) schema.items = target;
+      else Object.assign(schema, target);
+      continue;
+    }
     if (metadata.each) throw new Error(`${where}: "each" validation has no JSON Schema mapping yet`);
     if (metadata.type === CONDITIONAL) {
       // Zi's Optional() is ValidateIf(value !== undefined): absent is fine, null is not. class-validator's
@@ -90,13 +113,14 @@ function describeProperty(dto: ParamsClass, property: string, metadatas: Validat
       throw new Error(`${where}: validation of type "${metadata.type}" has no JSON Schema mapping`);
     }
     const rule = PROPERTY_RULES.get(metadata.name);
-    const relation = OBJECT_RULES.get(metadata.name);
-    // A plugin's own validator describes itself: `ValidateBy({ name, constraints: [{ jsonSchema }] })`.
-    const carried = (metadata.constraints?.[0] as { jsonSchema?: JsonSchema } | undefined)?.jsonSchema;
+    // A family's own rule describes itself (`DescribedRule`, core/kernel/params-decorators.ts): its
+    // schema lives with the rule, next to the DTO that uses it.
+    const carried = metadata.constraints?.[0] as RuleSchema | undefined;
     if (rule) rule(schema, metadata.constraints ?? []);
-    else if (relation) relations.push(relation(property));
-    else if (carried) Object.assign(schema, carried);
-    else throw new Error(`${where}: validator "${metadata.name}" has no JSON Schema mapping (add it to core/schema/dto-schema-builder.ts)`);
+    else if (carried?.jsonSchema || carried?.objectSchema) {
+      if (carried.jsonSchema) Object.assign(schema, carried.jsonSchema);
+      if (carried.objectSchema) relations.push(carried.objectSchema);
+    } else throw new Error(`${where}: validator "${metadata.name}" has no JSON Schema mapping (describe it with DescribedRule, or add it to core/schema/dto-schema-builder.ts)`);
   }
   // `type` first: easier to read in the printed schema.
   const { type, ...rest } = schema;

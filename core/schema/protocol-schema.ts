@@ -4,10 +4,11 @@ import { composeMethods } from "../kernel/method-catalog.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import type { RpcErrorCode } from "../kernel/rpc-error.js";
 import { RPC_LIMITS } from "../wire/limits.js";
-import { paramsSchema } from "./dto-schema-builder.js";
+import { NestedDefs, paramsSchema } from "./dto-schema-builder.js";
 import { FRAME_SCHEMAS, LIMITS_SCHEMA } from "../wire/frame-schemas.js";
 import type { JsonSchema, SchemaProblem } from "../wire/json-schema.js";
 import { WIRE_DEFS } from "../wire/wire-schemas.js";
+import type { WireTypes } from "../wire/wire-types.js";
 import { EVENT_DEFS } from "../wire/event-schemas.js";
 import { SchemaChecker } from "./schema-checker.js";
 
@@ -18,8 +19,8 @@ export interface MethodDescription {
   params: JsonSchema;
   /** Declared next to the method, in its @RpcMethod. */
   result: JsonSchema;
-  /** A waiting method lets later requests be admitted meanwhile; its response may overtake theirs. */
-  waits: boolean;
+  /** A concurrent method lets later requests be admitted while it runs; its response may overtake theirs. */
+  concurrent: boolean;
   /**
    * The method needs Zi's deferred startup (plugins and extensions loading after `ready`): admission
    * holds at it, in input order, until startup has finished. The others are answered at once.
@@ -52,14 +53,17 @@ const CODE_ORDER: RpcErrorCode[] = ["invalid_request", "capacity", "not_found", 
  * test/core/schema/ sends boundary samples to the built zi so the description cannot drift from the code.
  */
 export function generateProtocolSchema(families: readonly MethodFamily[]): ProtocolDescription {
+  // Every name `ref()` may point at is defined (a missing one does not compile).
+  const wireDefs: { [K in keyof WireTypes]: JsonSchema } = { ...WIRE_DEFS, ...EVENT_DEFS, Limits: LIMITS_SCHEMA };
+  const nested = new NestedDefs(new Set(Object.keys(wireDefs)));
   const methods: MethodDescription[] = composeMethods(families).map((method) => {
     const codes = new Set<RpcErrorCode>([...ALWAYS, ...method.errors]);
     return {
       name: method.name,
       summary: method.summary,
-      params: paramsSchema(method.params),
+      params: paramsSchema(method.params, nested),
       result: method.result,
-      waits: method.waits,
+      concurrent: method.concurrent,
       awaitsStartup: method.awaitsStartup,
       slot: method.slot,
       errors: CODE_ORDER.filter((code) => codes.has(code)),
@@ -88,7 +92,7 @@ export function generateProtocolSchema(families: readonly MethodFamily[]): Proto
     ],
     methods,
     frames: FRAME_SCHEMAS,
-    $defs: { ...WIRE_DEFS, ...EVENT_DEFS, Limits: LIMITS_SCHEMA },
+    $defs: { ...wireDefs, ...Object.fromEntries(nested.schemas) },
   };
 }
 

@@ -1,7 +1,6 @@
-import { bool, closed, count, open, ref, str, type JsonSchema } from "./json-schema.js";
-
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] });
-const event = (type: string, fields: Record<string, JsonSchema> = {}, optional: readonly string[] = []) => closed({ type: { const: type }, ...fields }, optional);
+import { bool, closed, count, nullable, open, ref, str, type JsonSchema } from "./json-schema.js";
+const event = (type: string, fields: Record<string, JsonSchema> = {}, optional: readonly string[] = []): JsonSchema =>
+  closed<Record<string, JsonSchema>, string>({ type: { const: type }, ...fields }, optional);
 const queued: JsonSchema = { type: "array", items: ref("QueuedInput") };
 const compactionReason: JsonSchema = { enum: ["threshold", "overflow", "manual"] };
 
@@ -60,7 +59,7 @@ const STAND_IN: JsonSchema = {
 export const SESSION_EVENT_SCHEMA: JsonSchema = { oneOf: [...EVENT_SCHEMAS.values(), STAND_IN] };
 
 /** Shared definitions the event payloads refer to (merged into the description's `$defs`). */
-export const EVENT_DEFS: Record<string, JsonSchema> = {
+export const EVENT_DEFS: { readonly [K in "Message" | "JournalEntry"]: JsonSchema } = {
   Message: {
     description: "A pi-ai message as it is: user, assistant (content blocks, usage, stopReason, …) or toolResult.",
     oneOf: [

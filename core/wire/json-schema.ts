@@ -1,3 +1,5 @@
+import type { WireTypes } from "./wire-types.js";
+
 /**
  * The JSON Schema (draft 2020-12) subset Zi emits and SchemaChecker understands, plus one extension
  * keyword: `x-maxBytes`, the UTF-8 byte bound of a string (the protocol's bounds are bytes).
@@ -43,25 +45,65 @@ export interface SchemaProblem {
   problem: string;
 }
 
-/** A reference into the protocol's shared definitions (`$defs`, see wire-schemas.ts). */
-export const ref = (name: string): JsonSchema => ({ $ref: `#/$defs/${name}` });
-export const str: JsonSchema = { type: "string" };
-export const bool: JsonSchema = { type: "boolean" };
-export const count: JsonSchema = { type: "integer", minimum: 0 };
+/** Type-level only: the key of the compiler's record of what a `Schema<T>` describes. Never a value. */
+export declare const SCHEMA_VALUE: unique symbol;
+
+/**
+ * A JSON Schema that also tells the compiler which TypeScript type its values have (as tRPC's
+ * `.output()` does). Built only with the helpers below, never written as a bare literal: a method's
+ * `result` must be one, so `@RpcMethod` can check at compile time that `handle()` returns that type.
+ * The record exists for the compiler alone; at run time it is the plain schema object.
+ */
+export interface Schema<T> extends JsonSchema {
+  readonly [SCHEMA_VALUE]: (value: T) => T;
+}
+
+/** The TypeScript type a schema describes (`unknown` for a bare JsonSchema). */
+export type SchemaValue<S> = S extends Schema<infer T> ? T : unknown;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type ObjectOf<P extends Record<string, JsonSchema>, O extends keyof P> = [keyof P] extends [never]
+  ? Record<string, never>
+  : Simplify<{ -readonly [K in Exclude<keyof P, O>]: SchemaValue<P[K]> } & { -readonly [K in O]?: SchemaValue<P[K]> }>;
+type Json = string | number | boolean | null;
+
+const typed = <T>(schema: JsonSchema): Schema<T> => schema as Schema<T>;
+
+/** A reference into the protocol's shared definitions (`$defs`: core/wire/wire-schemas.ts, event-schemas.ts). */
+export const ref = <N extends keyof WireTypes>(name: N): Schema<WireTypes[N]> => typed({ $ref: `#/$defs/${name}` });
+export const str: Schema<string> = typed({ type: "string" });
+export const bool: Schema<boolean> = typed({ type: "boolean" });
+export const count: Schema<number> = typed({ type: "integer", minimum: 0 });
+/** A number (not necessarily an integer), at least `minimum` when given. */
+export const num = (minimum?: number): Schema<number> => typed(minimum === undefined ? { type: "number" } : { type: "number", minimum });
+/** Any JSON value, described in words only (an extension's own evidence, a pi-ai content block). */
+export const anyValue = (description?: string): Schema<unknown> => typed(description === undefined ? {} : { description });
+/** One of these exact values. */
+export const literal = <const V extends readonly Json[]>(...values: V): Schema<V[number]> => typed(values.length === 1 ? { const: values[0] } : { enum: values });
+export const arrayOf = <T>(items: Schema<T>, bounds: { minItems?: number; maxItems?: number } = {}): Schema<T[]> => typed({ type: "array", items, ...bounds });
+export const nullable = <T>(schema: Schema<T>): Schema<T | null> => typed({ anyOf: [schema, { type: "null" }] });
+/** Exactly one of the alternatives. */
+export const oneOf = <S extends readonly Schema<any>[]>(...schemas: S): Schema<SchemaValue<S[number]>> => typed({ oneOf: [...schemas] });
+/** Adds a description (shown by `zi schema`) to a schema, keeping its type. */
+export const described = <T>(description: string, schema: Schema<T>): Schema<T> => typed({ description, ...schema });
 
 /** A closed object: every listed property, `optional` ones may be absent, nothing else. */
-export function closed(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
-  return { type: "object", properties, required: Object.keys(properties).filter((key) => !optional.includes(key)), additionalProperties: false };
+export function closed<P extends Record<string, JsonSchema>, O extends keyof P & string = never>(properties: P, optional: readonly O[] = []): Schema<ObjectOf<P, O>> {
+  return typed({ type: "object", properties, required: Object.keys(properties).filter((key) => !optional.includes(key as O)), additionalProperties: false });
 }
 
 /** An open object: the listed properties are checked, others may follow (pi-ai messages, journal entries). */
-export function open(properties: Record<string, JsonSchema>, optional: readonly string[] = []): JsonSchema {
-  return { type: "object", properties, required: Object.keys(properties).filter((key) => !optional.includes(key)) };
+export function open<P extends Record<string, JsonSchema>, O extends keyof P & string = never>(properties: P, optional: readonly O[] = []): Schema<ObjectOf<P, O> & Record<string, unknown>> {
+  return typed({ type: "object", properties, required: Object.keys(properties).filter((key) => !optional.includes(key as O)) });
 }
 
 /** The empty result `{}`. */
-export const EMPTY_RESULT: JsonSchema = closed({});
+export const EMPTY_RESULT: Schema<Record<string, never>> = closed({});
 
 /** An indexed page result: `{ start, total, nextStart, [key]: items }`. */
-export const pageOf = (key: string, item: JsonSchema, max: number): JsonSchema =>
-  closed({ start: count, total: count, nextStart: { type: ["integer", "null"], minimum: 0 }, [key]: { type: "array", items: item, maxItems: max } });
+export const pageOf = <K extends string, T>(key: K, item: Schema<T>, max: number) =>
+  closed({ start: count, total: count, nextStart: nullable(count), [key]: arrayOf(item, { maxItems: max }) } as {
+    start: Schema<number>;
+    total: Schema<number>;
+    nextStart: Schema<number | null>;
+  } & { [P in K]: Schema<T[]> });

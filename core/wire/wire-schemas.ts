@@ -1,6 +1,7 @@
 import { THINKING_LEVELS } from "./session-types.js";
 import { bool, closed, count, ref, str, type JsonSchema } from "./json-schema.js";
 import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
+import type { WireTypes } from "./wire-types.js";
 
 /**
  * The shared definitions (`$defs`) of the protocol description: the wire types of core/wire/session-types.ts
@@ -8,7 +9,7 @@ import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
  * `result` refers to them, and test/core/schema/ checks real frames and results of the built zi against them.
  */
 
-const PUBLIC_MODEL_FIELDS: Record<string, JsonSchema> = {
+const PUBLIC_MODEL_FIELDS = {
   provider: str,
   id: str,
   name: str,
@@ -16,8 +17,8 @@ const PUBLIC_MODEL_FIELDS: Record<string, JsonSchema> = {
   input: { type: "array", items: { enum: ["text", "image"] } },
   contextWindow: count,
   maxTokens: count,
-};
-const OUTCOME_FIELDS: Record<string, JsonSchema> = {
+} satisfies Record<string, JsonSchema>;
+const OUTCOME_FIELDS = {
   id: str,
   parentId: { type: ["string", "null"] },
   timestamp: str,
@@ -27,9 +28,9 @@ const OUTCOME_FIELDS: Record<string, JsonSchema> = {
   result: str,
   durationMs: { type: "number", minimum: 0 },
   evidence: { description: "Producer-owned, at most 8 KiB encoded." },
-};
+} satisfies Record<string, JsonSchema>;
 
-export const WIRE_DEFS: Record<string, JsonSchema> = {
+export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "JournalEntry" | "Limits">]: JsonSchema } = {
   ThinkingLevel: { enum: [...THINKING_LEVELS] },
   Delivery: { enum: ["direct", "steer", "follow_up", "continue"] },
   PublicModel: { description: "The public model projection: nothing else about a model crosses RPC.", ...closed(PUBLIC_MODEL_FIELDS) },

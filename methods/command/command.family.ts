@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { InvokeCommandMethod } from "./invoke-command.method.js";
 import { ListCommandsMethod } from "./list-commands.method.js";
 

@@ -1,12 +1,8 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
-import { COMMANDS, type CommandPort } from "../../core/ports/commands.port.js";
-import { closed, ref } from "../../core/wire/json-schema.js";
+import { COMMANDS, RpcMethod, arrayOf, closed, inject, ref, type CommandPort, type RpcHandler } from "../../core/family/family-api.js";
 
-@RpcMethod("command.list", {
+@RpcMethod({
   summary: "The admitted extension commands.",
-  result: closed({ commands: { type: "array", items: ref("CommandDescriptor") } }),
+  result: closed({ commands: arrayOf(ref("CommandDescriptor")) }),
   // Commands are registered by plugins and extensions while they load.
   awaitsStartup: true,
 })

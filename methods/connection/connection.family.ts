@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { SetEventsMethod } from "./set-events.method.js";
 
 /** Methods owned by the RPC connection itself, not by the session. */

@@ -1,6 +1,5 @@
 import { IsIn } from "class-validator";
-import { Optional } from "../../core/kernel/params-decorators.js";
-import type { EventModeName } from "../../core/kernel/event-mode.js";
+import { Optional, type EventModeName } from "../../core/family/family-api.js";
 
 export class SetEventsParams {
   @Optional()

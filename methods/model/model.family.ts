@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { ListModelsMethod } from "./list-models.method.js";
 import { SelectModelMethod } from "./select-model.method.js";
 

@@ -1,11 +1,7 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
-import { MODELS, type ModelPort } from "../../core/ports/model.port.js";
+import { MODELS, RpcMethod, closed, inject, ref, type ModelPort, type RpcHandler } from "../../core/family/family-api.js";
 import { SelectModelParams } from "./select-model.params.js";
-import { closed, ref } from "../../core/wire/json-schema.js";
 
-@RpcMethod("model.select", {
+@RpcMethod({
   params: SelectModelParams,
   summary: "Selects a model: unknown provider/id is not_found, missing credentials operation_failed.",
   result: closed({ model: ref("PublicModel") }),

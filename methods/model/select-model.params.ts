@@ -1,6 +1,5 @@
 import { IsString, MinLength } from "class-validator";
-import { MaxBytes } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/wire/limits.js";
+import { MaxBytes, RPC_LIMITS } from "../../core/family/family-api.js";
 
 export class SelectModelParams {
   @IsString()

@@ -1,12 +1,7 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
-import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
-import { RPC_LIMITS } from "../../core/wire/limits.js";
+import { RPC_LIMITS, RpcMethod, SESSION, inject, pageOf, ref, type RpcHandler, type SessionPort } from "../../core/family/family-api.js";
 import { PageParams } from "./page.params.js";
-import { pageOf, ref } from "../../core/wire/json-schema.js";
 
-@RpcMethod("session.get_messages", {
+@RpcMethod({
   params: PageParams,
   summary: "An indexed transcript page; `start` defaults to 0, `limit` to 100. Stops early before 8 MiB of encoded messages.",
   result: pageOf("messages", ref("MessageItem"), RPC_LIMITS.maxMessagePageItems),

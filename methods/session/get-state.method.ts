@@ -1,10 +1,6 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
-import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
-import { ref } from "../../core/wire/json-schema.js";
+import { RpcMethod, SESSION, inject, ref, type RpcHandler, type SessionPort } from "../../core/family/family-api.js";
 
-@RpcMethod("session.get_state", {
+@RpcMethod({
   summary: "The current session snapshot (the same object `ready.state` carries).",
   result: ref("SessionState"),
 })

@@ -1,6 +1,5 @@
 import { IsInt, Max, Min } from "class-validator";
-import { Optional } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/wire/limits.js";
+import { Optional, RPC_LIMITS } from "../../core/family/family-api.js";
 
 /** Shared by `session.get_messages` and `session.get_outcomes`: both page limits are 100. */
 export class PageParams {

@@ -1,16 +1,17 @@
-import { IsIn, IsString, MinLength, ValidateBy } from "class-validator";
-import { MaxBytes, Optional } from "../../core/kernel/params-decorators.js";
-import { RPC_LIMITS } from "../../core/wire/limits.js";
-import type { Delivery } from "../../core/wire/session-types.js";
+import { IsIn, IsString, MinLength } from "class-validator";
+import { DescribedRule, MaxBytes, Optional, RPC_LIMITS, type Delivery } from "../../core/family/family-api.js";
 
 /** Only `continue` may carry no text: it resumes from the current context. */
 const NonEmptyUnlessContinue = () =>
-  ValidateBy({
+  DescribedRule({
     name: "nonEmptyUnlessContinue",
-    validator: {
-      validate: (text, args) => (args?.object as PromptParams).delivery === "continue" || text !== "",
-      defaultMessage: () => "text must not be empty unless delivery is continue",
+    // How `zi schema` describes the rule: it relates two fields, so it is a member of the object's allOf.
+    objectSchema: {
+      if: { properties: { delivery: { not: { const: "continue" } } } },
+      then: { properties: { text: { not: { const: "" } } } },
     },
+    validate: (text, object) => (object as PromptParams).delivery === "continue" || text !== "",
+    message: () => "text must not be empty unless delivery is continue",
   });
 
 export class PromptParams {

@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { AwaitIdleMethod } from "./await-idle.method.js";
 import { GetMessagesMethod } from "./get-messages.method.js";
 import { GetOutcomesMethod } from "./get-outcomes.method.js";

@@ -1,14 +1,10 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
-import { THINKING, type ThinkingPort } from "../../core/ports/thinking.port.js";
+import { RpcMethod, THINKING, closed, inject, literal, ref, type RpcHandler, type ThinkingPort } from "../../core/family/family-api.js";
 import { SelectThinkingParams } from "./select-thinking.params.js";
-import { closed, ref } from "../../core/wire/json-schema.js";
 
-@RpcMethod("thinking.select", {
+@RpcMethod({
   params: SelectThinkingParams,
   summary: "Requests a thinking level (clamped to the model's); `scope` persists it to global or project settings.",
-  result: closed({ requested: ref("ThinkingLevel"), effective: ref("ThinkingLevel"), persisted: { enum: ["global", "project", null] } }),
+  result: closed({ requested: ref("ThinkingLevel"), effective: ref("ThinkingLevel"), persisted: literal("global", "project", null) }),
 })
 export class SelectThinkingMethod implements RpcHandler<SelectThinkingParams> {
   constructor(@inject(THINKING) private readonly thinking: ThinkingPort) {}

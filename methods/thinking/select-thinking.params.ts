@@ -1,6 +1,5 @@
 import { IsIn } from "class-validator";
-import { Optional } from "../../core/kernel/params-decorators.js";
-import { THINKING_LEVELS, type ThinkingLevel } from "../../core/wire/session-types.js";
+import { Optional, THINKING_LEVELS, type ThinkingLevel } from "../../core/family/family-api.js";
 
 export class SelectThinkingParams {
   @IsIn(THINKING_LEVELS)

@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { ListThinkingMethod } from "./list-thinking.method.js";
 import { SelectThinkingMethod } from "./select-thinking.method.js";
 

@@ -1,10 +1,7 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
+import { RpcMethod, closed, inject, ref, type RpcHandler } from "../../core/family/family-api.js";
 import { WORK_PLAN, type WorkPlanPort } from "./work-plan.port.js";
-import { closed, ref } from "../../core/wire/json-schema.js";
 
-@RpcMethod("plan.get", {
+@RpcMethod({
   summary: "The current work plan (plugin family).",
   result: closed({ workPlan: ref("WorkPlan") }),
   // The gateway is attached by this plugin's extension half, which runs in the deferred startup.

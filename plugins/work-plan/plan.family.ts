@@ -1,4 +1,4 @@
-import type { MethodFamily } from "../../core/kernel/method-family.js";
+import type { MethodFamily } from "../../core/family/family-api.js";
 import { GetPlanMethod } from "./get-plan.method.js";
 import { ReplacePlanMethod } from "./replace-plan.method.js";
 import type { WorkPlanGateway } from "./work-plan-gateway.js";

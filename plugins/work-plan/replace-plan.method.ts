@@ -1,12 +1,9 @@
-import { inject } from "tsyringe";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../core/kernel/rpc-handler.js";
+import { RpcMethod, closed, inject, ref, type RpcHandler } from "../../core/family/family-api.js";
 import { WORK_PLAN, type WorkPlanPort } from "./work-plan.port.js";
 import { ReplacePlanParams } from "./replace-plan.params.js";
-import { closed, ref } from "../../core/wire/json-schema.js";
 
 /** The client's way to do what the model does with `update_plan`: replace the whole plan. */
-@RpcMethod("plan.replace", {
+@RpcMethod({
   params: ReplacePlanParams,
   summary: "Replaces the work plan whole; its revision grows by one (plugin family).",
   result: closed({ workPlan: ref("WorkPlan") }),

@@ -1,17 +1,14 @@
-import { IsArray, ValidateBy } from "class-validator";
-import type { WorkPlanStep } from "../../core/wire/session-types.js";
-import { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsProblem } from "../../core/wire/work-plan-step.js";
+import { IsArray } from "class-validator";
+import { DescribedRule, WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsProblem, type WorkPlanStep } from "../../core/family/family-api.js";
 
 /** The wire's one step rule (core/wire/work-plan-step.ts); the problem names the first bad step. */
 const IsPlanSteps = () =>
-  ValidateBy({
+  DescribedRule({
     name: "isPlanSteps",
-    // How `zi schema` describes this rule (core/schema reads `constraints[0].jsonSchema`).
-    constraints: [{ jsonSchema: { maxItems: WORK_PLAN_LIMITS.maxSteps, items: WORK_PLAN_STEP_SCHEMA } }],
-    validator: {
-      validate: (steps: unknown) => workPlanStepsProblem(steps) === undefined,
-      defaultMessage: (args) => workPlanStepsProblem(args?.value) ?? "steps is invalid",
-    },
+    // How `zi schema` describes this rule: merged into the property's schema.
+    jsonSchema: { maxItems: WORK_PLAN_LIMITS.maxSteps, items: WORK_PLAN_STEP_SCHEMA },
+    validate: (steps) => workPlanStepsProblem(steps) === undefined,
+    message: (steps) => workPlanStepsProblem(steps) ?? "steps is invalid",
   });
 
 export class ReplacePlanParams {

@@ -1,5 +1,5 @@
 import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
-import { RpcError } from "../../core/kernel/rpc-error.js";
+import { RpcError } from "../../core/family/family-api.js";
 import type { WorkPlan, WorkPlanStep } from "../../core/wire/session-types.js";
 import type { WorkPlanPort } from "./work-plan.port.js";
 

@@ -1,4 +1,4 @@
-import type { WorkPlan, WorkPlanStep } from "../../core/wire/session-types.js";
+import type { WorkPlan, WorkPlanStep } from "../../core/family/family-api.js";
 
 /** Injection token of the `plan.*` family's one dependency, bound by the family's own `register`. */
 export const WORK_PLAN = Symbol.for("zi.plugin.work-plan");

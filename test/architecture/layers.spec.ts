@@ -9,9 +9,13 @@ import ts from "typescript";
  */
 const RULES: { layer: string; mayNotImport: string[]; except?: string[] }[] = [
   // The wire is the bottom: every layer may import it, it imports nothing of Zi's but itself.
-  { layer: "core/wire", mayNotImport: ["core/kernel", "core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "methods", "plugins", "client"] },
+  { layer: "core/wire", mayNotImport: ["core/kernel", "core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
   // The kernel knows no session types: methods reach the session through ports.
-  { layer: "core/kernel", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "methods", "plugins", "client"] },
+  { layer: "core/kernel", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
+  // The family door re-exports the kernel's decorators, the ports and the wire: nothing of the domain.
+  { layer: "core/family", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/boot", "core/schema", "core/testing", "methods", "plugins", "client"] },
+  // The domain below the session does not reach up into it (settings and paths know no session).
+  { layer: "core/config", mayNotImport: ["core/session", "core/journal", "core/models", "core/extensions", "core/boot"] },
   // core/ never reaches up into methods/, plugins/ or the client, except its composition root.
   { layer: "core", mayNotImport: ["methods", "plugins", "client"], except: ["core/boot"] },
   // Methods see the session only through ports, never its classes.
@@ -58,6 +62,18 @@ describe("layers import only downwards (docs/architecture.md)", () => {
     const offending = checked.flatMap((file) =>
       imports(file)
         .filter((target) => rule.mayNotImport.some((dir) => inside(target, dir)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  // A family imports Zi through one door: methods/, and the method, params and family files of plugins.
+  it("family files import Zi's core only through core/family (zi/family)", () => {
+    const familyFiles = all.filter((file) => inside(file, "methods") || (inside(file, "plugins") && /\.(method|params|family)\.ts$/.test(file)));
+    expect(familyFiles.length).toBeGreaterThan(20);
+    const offending = familyFiles.flatMap((file) =>
+      imports(file)
+        .filter((target) => inside(target, "core") && !inside(target, "core/family"))
         .map((target) => `${file} → ${target}`),
     );
     expect(offending).toEqual([]);

@@ -12,12 +12,20 @@ describe("package exports", () => {
     expect(existsSync("dist/client/client-api.d.ts")).toBe(true);
   });
 
-  it("zi/testing loads resolveHandler and requestContext, with their declarations", () => {
-    const script = `const m = await import("zi/testing"); console.log(JSON.stringify({ resolve: typeof m.resolveHandler, context: typeof m.requestContext }));`;
+  it("zi/testing loads its seams, with their declarations", () => {
+    const script = `const m = await import("zi/testing"); console.log(JSON.stringify({ resolve: typeof m.resolveHandler, context: typeof m.requestContext, serve: typeof m.serveFamilies }));`;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ resolve: "function", context: "function" });
+    expect(JSON.parse(run.stdout)).toEqual({ resolve: "function", context: "function", serve: "function" });
     expect(existsSync("dist/core/testing/testing-api.d.ts")).toBe(true);
+  });
+
+  it("zi/family loads the family author's door, with its declarations", () => {
+    const script = `const m = await import("zi/family"); console.log(JSON.stringify([typeof m.RpcMethod, typeof m.inject, typeof m.closed, typeof m.SESSION, typeof m.RpcError]));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(["function", "function", "function", "symbol", "function"]);
+    expect(existsSync("dist/core/family/family-api.d.ts")).toBe(true);
   });
 
   it("every exports target exists in the build", () => {

@@ -4,7 +4,8 @@ import "reflect-metadata";
 import { describe, expect, it, jest } from "@jest/globals";
 import { resolveHandler } from "../../core/testing/testing-api.js";
 import { ParamsValidator } from "../../core/kernel/params-validator.js";
-import { getRpcMethodMetadata } from "../../core/kernel/rpc-method.decorator.js";
+import { composeMethods } from "../../core/kernel/method-catalog.js";
+import { commandFamily } from "../../methods/command/command.family.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
 import { COMMANDS, type CommandPort } from "../../core/ports/commands.port.js";
@@ -51,9 +52,10 @@ describe("command family handlers", () => {
     await expect(resolveHandler(InvokeCommandMethod, { [COMMANDS]: commands }).handle({ name: "nope" })).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("command.invoke waits (later requests are admitted meanwhile); command.list is ordered", () => {
-    expect(getRpcMethodMetadata(InvokeCommandMethod)).toMatchObject({ name: "command.invoke", waits: true, slot: "ordinary" });
-    expect(getRpcMethodMetadata(ListCommandsMethod)).toMatchObject({ name: "command.list", waits: false });
+  it("command.invoke is concurrent (later requests are admitted meanwhile); command.list is ordered", () => {
+    const [list, invoke] = composeMethods([commandFamily]);
+    expect(invoke).toMatchObject({ name: "command.invoke", handlerClass: InvokeCommandMethod, concurrent: true, slot: "ordinary" });
+    expect(list).toMatchObject({ name: "command.list", handlerClass: ListCommandsMethod, concurrent: false });
   });
 });
 

@@ -19,11 +19,12 @@ import { InterruptMethod } from "../../methods/session/interrupt.method.js";
 import { PromptMethod } from "../../methods/session/prompt.method.js";
 import { ListThinkingMethod } from "../../methods/thinking/list-thinking.method.js";
 import { SelectThinkingMethod } from "../../methods/thinking/select-thinking.method.js";
+import { SPEC_READY_STATE } from "../support/spec-ready-state.js";
 
 
 function sessionMock(): jest.Mocked<SessionPort> {
   return {
-    getState: jest.fn(() => ({ sessionId: "s" }) as never),
+    getState: jest.fn(() => ({ sessionId: "s", ...SPEC_READY_STATE }) as never),
     subscribe: jest.fn(() => () => {}),
     prompt: jest.fn(async () => ({ delivery: "direct" as const, admission: "started" as const })),
     interrupt: jest.fn(async () => {}),
@@ -36,7 +37,7 @@ function sessionMock(): jest.Mocked<SessionPort> {
 describe("session family handlers", () => {
   it("session.get_state returns the port's state", () => {
     const session = sessionMock();
-    expect(resolveHandler(GetStateMethod, { [SESSION]: session }).handle()).toEqual({ sessionId: "s" });
+    expect(resolveHandler(GetStateMethod, { [SESSION]: session }).handle()).toEqual({ sessionId: "s", ...SPEC_READY_STATE });
   });
 
   it("session.get_messages defaults start to 0 and limit to 100", () => {

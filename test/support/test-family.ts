@@ -1,16 +1,33 @@
+import { Optional, RpcError, RpcMethod, anyValue, type MethodFamily, type RequestContext, type RpcHandler } from "../../core/family/family-api.js";
 import { IsInt, IsString, Max, Min } from "class-validator";
-import { RpcMethod } from "../../core/kernel/rpc-method.decorator.js";
-import type { RequestContext, RpcHandler } from "../../core/kernel/rpc-handler.js";
-import type { MethodFamily } from "../../core/kernel/method-family.js";
-import { Optional } from "../../core/kernel/params-decorators.js";
-import { RpcError } from "../../core/kernel/rpc-error.js";
+import { serveFamilies, type ServeOptions, type TestApplication } from "../../core/testing/testing-api.js";
+import { connectionFamily } from "../../methods/connection/connection.family.js";
 
-/** Gates that test handlers wait on, opened by the test. */
+/** Named one-shot signals: `wait` resolves once `fire` was called for the name, before or after. */
+class Signals {
+  private readonly fired = new Set<string>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+  fire(key: string): void {
+    this.fired.add(key);
+    for (const wake of this.waiting.get(key)?.splice(0) ?? []) wake();
+  }
+  async wait(key: string): Promise<void> {
+    if (!this.fired.has(key)) await new Promise<void>((wake) => this.waiting.set(key, [...(this.waiting.get(key) ?? []), wake]));
+  }
+}
+
+/** Gates that test handlers wait on, opened by the test; `entered` resolves once a handler waits at one. */
 export class Gates {
   private readonly gates = new Map<string, { promise: Promise<void>; open: () => void }>();
+  private readonly arrivals = new Signals();
   get(key: string): Promise<void> {
+    this.arrivals.fire(key);
     return this.entry(key).promise;
   }
+  entered(key: string): Promise<void> {
+    return this.arrivals.wait(key);
+  }
+
   open(key: string): void {
     this.entry(key).open();
   }
@@ -43,14 +60,14 @@ export class SizeParams {
   note?: string;
 }
 
-@RpcMethod("test.echo", { params: SizeParams, summary: "test method", result: {} })
+@RpcMethod({ params: SizeParams, summary: "test method", result: anyValue() })
 export class EchoMethod implements RpcHandler<SizeParams> {
   handle(params: SizeParams) {
     return { bytes: params.bytes, note: params.note ?? null };
   }
 }
 
-@RpcMethod("test.big", { params: SizeParams, summary: "test method", result: {} })
+@RpcMethod({ params: SizeParams, summary: "test method", result: anyValue() })
 export class BigMethod implements RpcHandler<SizeParams> {
   handle(params: SizeParams) {
     return { data: "x".repeat(params.bytes) };
@@ -58,7 +75,7 @@ export class BigMethod implements RpcHandler<SizeParams> {
 }
 
 /** A waiting handler: later requests are admitted while it waits. */
-@RpcMethod("test.wait", { params: KeyParams, waits: true, summary: "test method", result: {} })
+@RpcMethod({ params: KeyParams, concurrent: true, summary: "test method", result: anyValue() })
 export class WaitMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams, context: RequestContext) {
     await Promise.race([gates.get(params.key), aborted(context.signal)]);
@@ -67,7 +84,7 @@ export class WaitMethod implements RpcHandler<KeyParams> {
 }
 
 /** An ordered async handler: nothing else is admitted until it answers. */
-@RpcMethod("test.slow", { params: KeyParams, summary: "test method", result: {} })
+@RpcMethod({ params: KeyParams, summary: "test method", result: anyValue() })
 export class SlowMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams) {
     await gates.get(params.key);
@@ -75,7 +92,7 @@ export class SlowMethod implements RpcHandler<KeyParams> {
   }
 }
 
-@RpcMethod("test.stop", { params: KeyParams, slot: "interrupt", waits: true, summary: "test method", result: {} })
+@RpcMethod({ params: KeyParams, slot: "interrupt", concurrent: true, summary: "test method", result: anyValue() })
 export class StopMethod implements RpcHandler<KeyParams> {
   async handle(params: KeyParams) {
     await gates.get(params.key);
@@ -83,14 +100,14 @@ export class StopMethod implements RpcHandler<KeyParams> {
   }
 }
 
-@RpcMethod("test.fail", { summary: "test method", result: {} })
+@RpcMethod({ summary: "test method", result: anyValue() })
 export class FailMethod implements RpcHandler {
   handle(): never {
     throw new Error("secret internal detail at /home/user/.zi/auth.json");
   }
 }
 
-@RpcMethod("test.missing", { summary: "test method", result: {} })
+@RpcMethod({ summary: "test method", result: anyValue() })
 export class MissingMethod implements RpcHandler {
   handle(): never {
     throw new RpcError("not_found", "no such thing");
@@ -113,3 +130,8 @@ export const testFamily = {
     "test.missing": MissingMethod,
   },
 } satisfies MethodFamily;
+
+/** The kernel's test bench: `connection.*` and the `test.*` methods above, served through the real composition. */
+export function serveTestFamily(options?: ServeOptions): TestApplication {
+  return serveFamilies([connectionFamily, testFamily], options);
+}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { KernelHarness } from "../../support/kernel-harness.js";
-import { gates } from "../../support/test-family.js";
+import { gates, serveTestFamily } from "../../support/test-family.js";
 import { RPC_LIMITS } from "../../../core/wire/limits.js";
 
 const req = (id: string, method: string, params?: object) =>
@@ -8,13 +7,13 @@ const req = (id: string, method: string, params?: object) =>
 
 describe("connection: ready and framing", () => {
   it("writes ready first, with the state snapshot and every limit", async () => {
-    const h = new KernelHarness().start();
-    const [ready] = await h.sink.waitFor(1);
-    expect(ready).toEqual({ version: 1, sequence: 1, type: "ready", state: h.ports.state, limits: { ...RPC_LIMITS } });
+    const h = serveTestFamily();
+    const [ready] = await h.output.waitFor(1);
+    expect(ready).toEqual({ version: 1, sequence: 1, type: "ready", state: h.module.session.getState(), limits: { ...RPC_LIMITS } });
   });
 
   it("answers a JSON null, array, number and string with parse_error and id null, and stays open", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send("null", "[1,2]", "42", '"hello"', "{not json", req("ok", "test.echo", { bytes: 1 }));
     const frames = await h.frames(6);
     for (const frame of frames.slice(0, 5)) {
@@ -25,7 +24,7 @@ describe("connection: ready and framing", () => {
   });
 
   it("accepts a 256-byte id and rejects a 257-byte id without echoing it", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     const id256 = "é".repeat(128);
     const id257 = `${"é".repeat(128)}x`;
     expect(Buffer.byteLength(id256)).toBe(256);
@@ -37,7 +36,7 @@ describe("connection: ready and framing", () => {
   });
 
   it("checks the envelope in a fixed order with the codes of decisions.md", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(
       { id: "a", method: "test.echo" },
       { version: 2, id: "b", method: "test.echo" },
@@ -68,7 +67,7 @@ describe("connection: ready and framing", () => {
   });
 
   it("rejects bad params with details naming each offending field, never the values", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(
       req("p1", "test.echo", { bytes: "secret-value", note: 5, stray: "secret-value" }),
       req("p2", "test.echo", { bytes: null }),
@@ -87,7 +86,7 @@ describe("connection: ready and framing", () => {
   });
 
   it("does not let a __proto__ key reach the params object", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send('{"version":1,"id":"x","method":"test.echo","params":{"bytes":1,"__proto__":{"polluted":true}}}');
     const [frame] = await h.frames(1);
     expect(frame).toMatchObject({ type: "protocol_error", error: { code: "invalid_request" } });
@@ -97,7 +96,7 @@ describe("connection: ready and framing", () => {
 
 describe("connection: correlation and admission", () => {
   it("refuses a duplicate in-flight id and never launches it, then allows reuse after the response", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(req("dup", "test.wait", { key: "dup-1" }), req("dup", "test.wait", { key: "dup-2" }));
     const [refusal] = await h.frames(1);
     expect(refusal).toMatchObject({ type: "protocol_error", id: "dup", error: { code: "invalid_request" }, fatal: false });
@@ -110,7 +109,7 @@ describe("connection: correlation and admission", () => {
   });
 
   it("refuses a duplicate id that asks for the reserved interrupt slot", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(req("same", "test.wait", { key: "same-1" }), req("same", "test.stop", { key: "same-stop" }));
     const [refusal] = await h.frames(1);
     expect(refusal).toMatchObject({ type: "protocol_error", id: "same", error: { code: "invalid_request" } });
@@ -121,7 +120,7 @@ describe("connection: correlation and admission", () => {
   });
 
   it("admits 32 waiting requests and answers the 33rd with capacity at once", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     const waits = Array.from({ length: 33 }, (_, i) => req(`w${i}`, "test.wait", { key: "cap" }));
     h.send(...waits);
     const [capacity] = await h.frames(1);
@@ -141,7 +140,7 @@ describe("connection: correlation and admission", () => {
   });
 
   it("lets an interrupt through the reserved slot when the 32 ordinary slots are taken, and only one", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     const waits = Array.from({ length: 32 }, (_, i) => req(`o${i}`, "test.wait", { key: "full" }));
     h.send(...waits, req("int-1", "test.stop", { key: "stop" }), req("int-2", "test.stop", { key: "stop" }), req("plain", "test.echo", { bytes: 1 }));
     const [second, plain] = await h.frames(2);
@@ -155,17 +154,17 @@ describe("connection: correlation and admission", () => {
   });
 
   it("admits in input order: an ordered async handler holds back later requests", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(req("slow", "test.slow", { key: "order" }), req("fast", "test.echo", { bytes: 1 }));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(h.sink.lines).toHaveLength(1);
+    await gates.entered("order");
+    // test.echo answers at once when admitted: had it been admitted while test.slow waits, it would come first.
     gates.open("order");
     const frames = await h.frames(2);
     expect(frames.map((f) => f.id)).toEqual(["slow", "fast"]);
   });
 
   it("lets a later response overtake only a waiting handler", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(req("waiter", "test.wait", { key: "overtake" }), req("quick", "test.echo", { bytes: 2 }));
     const [quick] = await h.frames(1);
     expect(quick.id).toBe("quick");
@@ -175,7 +174,7 @@ describe("connection: correlation and admission", () => {
   });
 
   it("answers known failures with their code and unknown ones with a generic message logged to stderr", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(req("nf", "test.missing"), req("boom", "test.fail"));
     const [nf, boom] = await h.frames(2);
     expect(nf).toMatchObject({ ok: false, error: { code: "not_found", message: "no such thing", applied: "no" } });
@@ -185,7 +184,7 @@ describe("connection: correlation and admission", () => {
   });
 
   it("replaces a result larger than the output record bound with operation_failed", async () => {
-    const h = new KernelHarness({ limits: { maxRecordBytes: 4096 } }).start();
+    const h = serveTestFamily({ limits: { maxRecordBytes: 4096 } });
     h.send(req("big", "test.big", { bytes: 5000 }), req("small", "test.big", { bytes: 100 }));
     const [big, small] = await h.frames(2);
     expect(big).toMatchObject({ id: "big", ok: false, error: { code: "operation_failed" } });
@@ -195,18 +194,18 @@ describe("connection: correlation and admission", () => {
 
 describe("connection.set_events", () => {
   it("hides only session_event frames, consumes no sequence numbers, and applies in input order", async () => {
-    const h = new KernelHarness().start();
-    await h.sink.waitFor(1);
-    await h.ports.emit({ type: "first" });
+    const h = serveTestFamily();
+    await h.output.waitFor(1);
+    await h.module.emit({ type: "first" });
     h.send(req("off", "connection.set_events", { mode: "none" }));
     const [, off] = await h.frames(2);
     expect(off).toMatchObject({ id: "off", ok: true, result: { mode: "none" } });
-    await h.ports.emit({ type: "hidden" });
+    await h.module.emit({ type: "hidden" });
     h.send("garbage", req("on", "connection.set_events", {}));
     const frames = await h.frames(4);
     expect(frames[2]).toMatchObject({ type: "protocol_error" });
     expect(frames[3]).toMatchObject({ id: "on", result: { mode: "all" } });
-    await h.ports.emit({ type: "visible" });
+    await h.module.emit({ type: "visible" });
     const all = await h.frames(5);
     expect(all.map((f) => f.event?.type ?? f.type)).toEqual(["first", "response", "protocol_error", "response", "visible"]);
     expect(all.map((f) => f.sequence)).toEqual([2, 3, 4, 5, 6]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { FrameWriter } from "../../../core/kernel/frame-writer.js";
-import { MemorySink } from "../../support/memory-sink.js";
+import { MemoryOutput as MemorySink } from "../../../core/testing/memory-output.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -2,9 +2,10 @@ import "reflect-metadata";
 import { describe, expect, it } from "@jest/globals";
 import { ValidateBy } from "class-validator";
 import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
+import { anyValue } from "../../../core/wire/json-schema.js";
 import type { MethodFamily } from "../../../core/kernel/method-family.js";
-import { KernelHarness } from "../../support/kernel-harness.js";
-import { testFamily } from "../../support/test-family.js";
+import { serveFamilies } from "../../../core/testing/testing-api.js";
+import { serveTestFamily, testFamily } from "../../support/test-family.js";
 
 const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
@@ -21,7 +22,7 @@ class ThrowingParams {
   value!: unknown;
 }
 
-@RpcMethod("fault.admit", { params: ThrowingParams, summary: "test method", result: {} })
+@RpcMethod({ params: ThrowingParams, summary: "test method", result: anyValue() })
 class ThrowingAdmissionMethod {
   handle() {
     return {};
@@ -29,7 +30,7 @@ class ThrowingAdmissionMethod {
 }
 
 /** A result that cannot be encoded (BigInt): the response is a coded failure, not a crash. */
-@RpcMethod("fault.result", { summary: "test method", result: {} })
+@RpcMethod({ summary: "test method", result: anyValue() })
 class UnencodableResultMethod {
   handle() {
     return { big: 1n };
@@ -40,7 +41,7 @@ const faultFamily: MethodFamily = { family: "fault", methods: { "fault.admit": T
 
 describe("connection: hostile records", () => {
   it("answers records nested past maxJsonDepth with invalid_request naming the field, whole record or param", async () => {
-    const h = new KernelHarness().start();
+    const h = serveTestFamily();
     h.send(
       deep(20_000),
       `{"version":1,"id":"p","method":"test.echo","params":{"bytes":${deep(20_000)}}}`,
@@ -60,7 +61,7 @@ describe("connection: hostile records", () => {
   });
 
   it("turns an unexpected exception during admission into a coded frame with a generic message and logs the stack", async () => {
-    const h = new KernelHarness({ families: [testFamily, faultFamily] }).start();
+    const h = serveFamilies([testFamily, faultFamily]);
     h.send({ version: 1, id: "x", method: "fault.admit", params: { value: 1 } }, { version: 1, id: "after", method: "test.echo", params: { bytes: 0 } });
     const [fault, after] = await h.frames(2);
     expect(fault).toEqual({
@@ -77,7 +78,7 @@ describe("connection: hostile records", () => {
   });
 
   it("answers a result that cannot be encoded with operation_failed and logs why", async () => {
-    const h = new KernelHarness({ families: [testFamily, faultFamily] }).start();
+    const h = serveFamilies([testFamily, faultFamily]);
     h.send({ version: 1, id: "r", method: "fault.result" });
     const [failed] = await h.frames(1);
     expect(failed).toMatchObject({ type: "response", id: "r", ok: false, error: { code: "operation_failed", message: "internal error", applied: "unknown" } });

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { JsonlFramer } from "../../../core/kernel/jsonl-framer.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import { assertFuzz, frameProblems, recordBatch, type RequestCatalog } from "../../support/fuzz-records.js";
-import { KernelHarness } from "../../support/kernel-harness.js";
+import { serveTestFamily } from "../../support/test-family.js";
 
 const MAX = 64;
 
@@ -87,11 +87,11 @@ describe("fuzz: framer and connection in memory", () => {
   it("the connection answers every record exactly once, with spec codes and gapless sequences", async () => {
     await assertFuzz(
       fc.asyncProperty(recordBatch("k", 25, KERNEL_REQUESTS), async (records) => {
-        const h = new KernelHarness().start();
+        const h = serveTestFamily();
         h.send(...records.map((record) => record.text));
         h.input.end();
         expect(await h.exit).toBe(0);
-        const problems = frameProblems(h.sink.frames(), records);
+        const problems = frameProblems(h.output.frames(), records);
         expect(problems).toEqual([]);
       }),
       400,

@@ -1,23 +1,22 @@
-import { describe, expect, it } from "@jest/globals";
-import { KernelHarness } from "../../support/kernel-harness.js";
+// zi/family first: it brings the Reflect polyfill tsyringe needs before any decorated class.
+import { RpcMethod, anyValue, type MethodFamily, type RpcHandler } from "../../../core/family/family-api.js";
+import { describe, expect, it, jest } from "@jest/globals";
+import { serveFamilies, type TestApplication } from "../../../core/testing/testing-api.js";
 import { connectionFamily } from "../../../methods/connection/connection.family.js";
-import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
-import type { RpcHandler } from "../../../core/kernel/rpc-handler.js";
-import type { MethodFamily } from "../../../core/kernel/method-family.js";
 
 const req = (id: string, method: string) => ({ version: 1, id, method });
 
 /** What the handlers report: whether the test had finished the startup when the handler ran. */
 const clock = { started: false };
 
-@RpcMethod("gate.now", { summary: "test method", result: {} })
+@RpcMethod({ summary: "test method", result: anyValue() })
 class NowMethod implements RpcHandler {
   handle() {
     return { started: clock.started };
   }
 }
 
-@RpcMethod("gate.later", { awaitsStartup: true, summary: "test method", result: {} })
+@RpcMethod({ awaitsStartup: true, summary: "test method", result: anyValue() })
 class LaterMethod implements RpcHandler {
   handle() {
     return { started: clock.started };
@@ -40,13 +39,9 @@ function deferredStartup() {
   };
 }
 
-function harness(startup: Promise<void>, settlementMs?: number): KernelHarness {
+function harness(startup: Promise<void>, settlementMs?: number): TestApplication {
   clock.started = false;
-  return new KernelHarness({
-    families: [connectionFamily, gateFamily],
-    startup,
-    limits: settlementMs === undefined ? {} : { settlementMs },
-  }).start();
+  return serveFamilies([connectionFamily, gateFamily], { startup, limits: settlementMs === undefined ? {} : { settlementMs } });
 }
 
 describe("startup gate (awaitsStartup)", () => {
@@ -72,7 +67,7 @@ describe("startup gate (awaitsStartup)", () => {
       expect.objectContaining({ id: "b", result: { started: true } }),
       expect.objectContaining({ id: "c", result: { started: true } }),
     ]);
-    expect(h.sink.frames().map((frame) => frame.sequence)).toEqual([1, 2, 3, 4]);
+    expect(h.output.frames().map((frame) => frame.sequence)).toEqual([1, 2, 3, 4]);
   });
 
   it("admits a method that awaits startup without holding anything once startup has finished", async () => {
@@ -88,16 +83,21 @@ describe("startup gate (awaitsStartup)", () => {
   });
 
   it("at stdin EOF, waits for startup (loading is progress, not a stall) and answers every record received", async () => {
+    // Fake time: many end-of-input watchdog periods pass while startup is pending; none may count as a stall.
+    jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "queueMicrotask"] });
     const startup = deferredStartup();
     const h = harness(startup.promise, 5);
-    h.send(req("a", "gate.now"), req("b", "gate.later"), req("c", "gate.now"));
-    h.input.end();
-    await h.frames(1);
-    // Many end-of-input watchdog periods pass while startup is pending; none may count as a stall.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      h.send(req("a", "gate.now"), req("b", "gate.later"), req("c", "gate.now"));
+      h.input.end();
+      await h.frames(1);
+      for (let period = 0; period < 20; period++) await jest.advanceTimersByTimeAsync(5);
+    } finally {
+      jest.useRealTimers();
+    }
     startup.finish();
     expect(await h.exit).toBe(0);
-    expect(h.sink.frames().slice(1).map((frame) => [frame.id, frame.result])).toEqual([
+    expect(h.output.frames().slice(1).map((frame) => [frame.id, frame.result])).toEqual([
       ["a", { started: false }],
       ["b", { started: true }],
       ["c", { started: true }],
@@ -109,11 +109,11 @@ describe("startup gate (awaitsStartup)", () => {
     const h = harness(startup.promise);
     h.send(req("a", "gate.now"), req("b", "gate.later"));
     await h.frames(1);
-    expect(await h.server.shutdown(143)).toBe(143);
+    expect(await h.shutdown(143)).toBe(143);
     startup.finish();
     await startup.promise;
     await new Promise((resolve) => setImmediate(resolve));
-    expect(h.sink.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
+    expect(h.output.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
   });
 
   it("treats a failed startup as a fault of Zi: logged, nothing held is answered, exit code 1", async () => {
@@ -124,6 +124,6 @@ describe("startup gate (awaitsStartup)", () => {
     startup.fail(new Error("plugin exploded"));
     expect(await h.exit).toBe(1);
     expect(h.logs.join("\n")).toContain("zi: startup failed: Error: plugin exploded");
-    expect(h.sink.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
+    expect(h.output.frames().slice(1).map((frame) => frame.id)).toEqual(["a"]);
   });
 });

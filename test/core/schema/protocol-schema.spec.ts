@@ -6,11 +6,13 @@ import { paramsSchema } from "../../../core/schema/dto-schema-builder.js";
 import { SchemaChecker } from "../../../core/schema/schema-checker.js";
 import { RPC_LIMITS } from "../../../core/wire/limits.js";
 import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
-import { MaxBytes, Optional } from "../../../core/kernel/params-decorators.js";
+import { anyValue } from "../../../core/wire/json-schema.js";
+import { MaxBytes, NestedParams, Optional } from "../../../core/kernel/params-decorators.js";
+import { ParamsValidator } from "../../../core/kernel/params-validator.js";
 import { THINKING_LEVELS } from "../../../core/wire/session-types.js";
 import type { MethodFamily } from "../../../core/kernel/method-family.js";
 import { BUILTIN_FAMILIES } from "../../../methods/builtin-families.js";
-import { composeFamilies } from "../../../core/extensions/plugin-composition.js";
+import { withPluginFamilies } from "../../../core/extensions/plugin-composition.js";
 import { builtinPlugins } from "../../../plugins/builtin-plugins.js";
 
 class EmailParams {
@@ -33,7 +35,33 @@ class MixedParams {
   note?: string;
 }
 
-@RpcMethod("session.get_state", { summary: "test method", result: {} })
+class LeafParams {
+  @IsString()
+  name!: string;
+}
+
+/** A DTO nesting another and itself: `zi schema` must describe what the validator admits. */
+class TreeParams {
+  @IsInt()
+  size!: number;
+
+  @Optional()
+  @NestedParams(() => LeafParams)
+  leaf?: LeafParams;
+
+  @Optional()
+  @NestedParams(() => TreeParams, { each: true })
+  children?: TreeParams[];
+}
+
+@RpcMethod({ params: TreeParams, summary: "test method", result: anyValue() })
+class TreeMethod {
+  handle() {
+    return {};
+  }
+}
+
+@RpcMethod({ summary: "test method", result: anyValue() })
 class ReplacementGetState {
   handle() {
     return {};
@@ -42,7 +70,7 @@ class ReplacementGetState {
 
 describe("generateProtocolSchema", () => {
   // What every built zi serves: the built-in families plus those of the compiled-in plugins.
-  const description = generateProtocolSchema(composeFamilies(BUILTIN_FAMILIES, builtinPlugins()));
+  const description = generateProtocolSchema(withPluginFamilies(BUILTIN_FAMILIES, builtinPlugins()));
   const method = (name: string) => description.methods.find((candidate) => candidate.name === name)!;
 
   it("describes every served method, each with the result and summary its @RpcMethod declares", () => {
@@ -68,9 +96,9 @@ describe("generateProtocolSchema", () => {
     expect(method("session.get_state").params).toEqual({ type: "object", properties: {}, required: [], additionalProperties: false });
   });
 
-  it("carries waits, awaitsStartup, slot, error codes and the limits", () => {
-    expect([method("session.interrupt").waits, method("session.interrupt").slot]).toEqual([true, "interrupt"]);
-    expect([method("session.prompt").waits, method("session.prompt").slot]).toEqual([false, "ordinary"]);
+  it("carries concurrent, awaitsStartup, slot, error codes and the limits", () => {
+    expect([method("session.interrupt").concurrent, method("session.interrupt").slot]).toEqual([true, "interrupt"]);
+    expect([method("session.prompt").concurrent, method("session.prompt").slot]).toEqual([false, "ordinary"]);
     expect(method("model.select").errors).toEqual(["invalid_request", "capacity", "not_found", "operation_failed"]);
     // Only what reads what plugins and extensions register waits for their loading.
     expect(description.methods.filter((m) => m.awaitsStartup).map((m) => m.name).sort()).toEqual([
@@ -113,6 +141,65 @@ describe("generateProtocolSchema", () => {
     expect(checkParams(description, "session.prompt", { delivery: "continue", text: "" })).toEqual([]);
     expect(checkParams(description, "session.get_state", { x: 1 })).toEqual([{ field: "params.x", problem: "unknown field" }]);
     expect(checkParams(description, "session.get_messages", undefined)).toEqual([]);
+  });
+});
+
+describe("@NestedParams in zi schema", () => {
+  const nested = generateProtocolSchema([{ family: "nested-fixture", methods: { "nested-fixture.tree": TreeMethod } }]);
+
+  it("describes each nested DTO once in $defs, under its class name, so a DTO may nest itself", () => {
+    const params = nested.methods[0]!.params;
+    expect(params.properties!.leaf).toEqual({ type: "object", $ref: "#/$defs/LeafParams" });
+    expect(params.properties!.children).toEqual({ type: "array", items: { $ref: "#/$defs/TreeParams" } });
+    expect(nested.$defs.LeafParams).toEqual({ type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+    expect(nested.$defs.TreeParams!.properties!.children).toEqual(params.properties!.children);
+  });
+
+  it("accepts and blames exactly what the params validator does", () => {
+    const validator = new ParamsValidator();
+    validator.prepare(TreeParams);
+    const server = (params: object): string[] => {
+      try {
+        validator.admit(TreeParams, params as Record<string, unknown>);
+        return [];
+      } catch (error) {
+        return [...new Set(((error as { details: { field: string }[] }).details).map((detail) => detail.field))];
+      }
+    };
+    const samples: object[] = [
+      { size: 1 },
+      { size: 1, leaf: { name: "a" } },
+      { size: 1, leaf: { name: 5 } },
+      { size: 1, leaf: "text" },
+      { size: 1, leaf: [{ name: "a" }] },
+      { size: 1, leaf: { name: "a", extra: 1 } },
+      { size: 1, children: [{ size: 2 }, { size: 3, leaf: { name: "b" } }] },
+      { size: 1, children: [{ size: 2, children: [{ size: "x" }] }] },
+      { size: 1, children: { size: 2 } },
+      { size: 1, children: [{ size: 2, bogus: true }] },
+    ];
+    for (const params of samples) {
+      const schema = [...new Set(checkParams(nested, "nested-fixture.tree", params).map((problem) => problem.field))];
+      expect([JSON.stringify(params), schema.length === 0]).toEqual([JSON.stringify(params), server(params).length === 0]);
+    }
+  });
+
+  it("refuses two nested DTOs of the same name, or one named like a wire definition", () => {
+    class SessionState {
+      @IsString()
+      id!: string;
+    }
+    class Holder {
+      @NestedParams(() => SessionState)
+      state!: SessionState;
+    }
+    @RpcMethod({ params: Holder, summary: "test method", result: anyValue() })
+    class HolderMethod {
+      handle() {
+        return {};
+      }
+    }
+    expect(() => generateProtocolSchema([{ family: "nested-fixture", methods: { "nested-fixture.holder": HolderMethod } }])).toThrow(/SessionState has the name of a wire definition/);
   });
 });
 

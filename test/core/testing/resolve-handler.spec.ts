@@ -3,11 +3,12 @@ import { describe, expect, it } from "@jest/globals";
 import { requestContext, resolveHandler } from "../../../core/testing/testing-api.js";
 import { inject } from "tsyringe";
 import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
+import { anyValue } from "../../../core/wire/json-schema.js";
 
 const SYMBOL_TOKEN = Symbol("greeter");
 const STRING_TOKEN = "prefix";
 
-@RpcMethod("test.greet", { summary: "test method", result: {} })
+@RpcMethod({ summary: "test method", result: anyValue() })
 class GreetMethod {
   constructor(
     @inject(SYMBOL_TOKEN) private readonly greeter: { greet(name: string): string },

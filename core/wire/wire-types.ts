@@ -1,0 +1,44 @@
+import type {
+  Activity,
+  CatalogModel,
+  CompletionEvidence,
+  ContextUsage,
+  Delivery,
+  ModelState,
+  OperationOutcome,
+  PublicModel,
+  QueuedInput,
+  SessionState,
+  ThinkingLevel,
+  WorkPlan,
+} from "./session-types.js";
+
+/** A journal entry as the wire carries it: an open envelope. */
+export type JournalEntryValue = { id: string; parentId: string | null; timestamp: string; type: string } & Record<string, unknown>;
+
+/**
+ * Every shared definition of the protocol description (`$defs`), by name, with the TypeScript type of
+ * its values: what `ref(name)` points at and what the compiler checks a handler's result against.
+ * `WIRE_DEFS`, `EVENT_DEFS` and `Limits` together must define exactly these names (checked where the
+ * description is built, core/schema/protocol-schema.ts).
+ */
+export interface WireTypes {
+  ThinkingLevel: ThinkingLevel;
+  Delivery: Delivery;
+  PublicModel: PublicModel;
+  CatalogModel: CatalogModel;
+  ModelState: ModelState;
+  Activity: Activity;
+  QueuedInput: QueuedInput;
+  WorkPlan: WorkPlan;
+  SessionState: SessionState;
+  ContextUsage: ContextUsage;
+  CompletionEvidence: CompletionEvidence;
+  MessageItem: { index: number } & Record<string, unknown>;
+  OperationOutcome: OperationOutcome;
+  OutcomeItem: { index: number } & OperationOutcome;
+  CommandDescriptor: { name: string; description?: string; source: "builtin" | "global" | "project" | "cli" };
+  Message: Record<string, unknown>;
+  JournalEntry: JournalEntryValue;
+  Limits: Record<string, number>;
+}
