@@ -3,9 +3,9 @@ import type { MethodRegistry, RegisteredMethod } from "./method-registry.js";
 import type { EventMode } from "./event-mode.js";
 import type { EventStreamPort, StateSnapshotPort } from "./kernel-ports.js";
 import type { RpcLimits } from "../wire/limits.js";
-import { EnvelopeRejection, RequestEnvelope } from "./request-envelope.js";
+import { EnvelopeRejection, EnvelopeReader } from "./envelope-reader.js";
 import { RpcError } from "./rpc-error.js";
-import { clipJson, standIn } from "./json-clip.js";
+import { FrameEncoder } from "./frame-encoder.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
@@ -18,7 +18,6 @@ export interface ConnectionDependencies {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
-const EMPTY_RESULT: EncodedResult = { json: "{}", bytes: 2 };
 
 interface InFlight {
   readonly method: string;
@@ -29,31 +28,31 @@ interface InFlight {
 
 /**
  * One client connection: admission in input order, correlation, slots and event forwarding. It turns
- * records into frames and nothing else; reading stdin and process lifetime belong to RpcServer.
+ * records into frames (encoded by FrameEncoder) and nothing else; reading stdin and process lifetime
+ * belong to RpcServer.
  */
 export class RpcConnection {
-  private readonly envelope: RequestEnvelope;
+  private readonly envelope: EnvelopeReader;
   private readonly slots: SlotPool;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly settledWaiters: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private admitting = true;
-  private readonly frozenJson = new WeakMap<object, EncodedResult>();
-  /** The JSON of each method name answered so far (a handful of names, each a protocol constant). */
-  private readonly methodJson = new Map<string, string>();
+  private readonly encoder: FrameEncoder;
   private registry!: MethodRegistry;
   /** Pending until the deferred startup has finished; undefined after. */
   private startup: Promise<void> | undefined;
 
   constructor(private readonly deps: ConnectionDependencies) {
-    this.envelope = new RequestEnvelope(deps.limits.maxRequestIdBytes, deps.limits.maxJsonDepth);
+    this.envelope = new EnvelopeReader(deps.limits.maxRequestIdBytes, deps.limits.maxJsonDepth);
     this.slots = new SlotPool(deps.limits.maxInFlight, deps.limits.reservedInterrupts);
+    this.encoder = new FrameEncoder(deps.limits);
   }
 
   /** Writes `ready` (always sequence 1), then starts forwarding session events. */
   start(): void {
     const { limits, state, events } = this.deps;
-    this.emit({ type: "ready", state: state.snapshot(), limits });
+    this.deps.writer.send(this.encoder.frame({ type: "ready", state: state.snapshot(), limits }));
     this.unsubscribe = events.subscribe(this.forwardEvent);
   }
 
@@ -136,7 +135,7 @@ export class RpcConnection {
   /** The fatal framing path: exactly one protocol_error with fatal true, then nothing is admitted. */
   fatal(error: RpcError): void | Promise<void> {
     this.admitting = false;
-    return this.emit({ type: "protocol_error", id: null, error: errorBody(error, this.deps.limits), fatal: true });
+    return this.deps.writer.send(this.encoder.protocolError(null, error, true));
   }
 
   /** Stops admission; records that arrive later are discarded. */
@@ -205,65 +204,34 @@ export class RpcConnection {
   }
 
   private respond(id: string, method: string, result: unknown): void | Promise<void> {
-    let methodJson = this.methodJson.get(method);
-    if (methodJson === undefined) this.methodJson.set(method, (methodJson = JSON.stringify(method)));
-    const head = `"type":"response","id":${JSON.stringify(id)},"method":${methodJson},"ok":true,"result":`;
-    let encoded: EncodedResult;
+    let frame;
     try {
       // A result JSON cannot encode (a BigInt, a cycle) is the handler's fault: a coded failure, not a crash.
-      encoded = this.encodeResult(result);
+      frame = this.encoder.okResponse(id, method, result);
     } catch (error) {
       return this.respondError(id, method, error);
     }
-    const members = `${head}${encoded.json}}`;
-    if (this.exceedsRecord(members)) {
+    if (frame === undefined) {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
     }
-    // The byte count from its parts: a snapshot's JSON is counted once, not once per response.
-    return this.deps.writer.sendMembers(members, Buffer.byteLength(head) + (encoded.bytes ??= Buffer.byteLength(encoded.json)) + 1);
+    return this.deps.writer.sendMembers(frame.members, frame.bytes);
   }
 
   private respondError(id: string, method: string, error: unknown): void | Promise<void> {
-    const known = this.asOperationError(error, method);
-    return this.emit({
-      type: "response",
-      id,
-      method,
-      ok: false,
-      error: { code: known.code, message: known.message, applied: known.applied },
-    });
+    return this.deps.writer.send(this.encoder.errorResponse(id, method, this.asOperationError(error, method)));
   }
 
   private protocolError(id: string | null, error: RpcError): void | Promise<void> {
-    return this.emit({ type: "protocol_error", id, error: errorBody(error, this.deps.limits), fatal: false });
+    return this.deps.writer.send(this.encoder.protocolError(id, error));
   }
 
   private readonly forwardEvent = (event: object): void | Promise<void> => {
     if (this.deps.eventMode.current === "none" || !this.deps.writer.writable) return;
-    const body = JSON.stringify({ type: "session_event", event });
-    if (this.exceedsRecord(body)) {
-      const type = (event as { type?: unknown }).type;
-      this.deps.log(`zi: a ${String(type)} event exceeds the output record bound; sent as a clipped stand-in`);
-      return this.emit({ type: "session_event", event: standIn(event, Buffer.byteLength(body) - SESSION_EVENT_WRAPPER_BYTES, this.deps.limits.maxStandInBytes) });
-    }
+    const { body, clipped } = this.encoder.sessionEvent(event);
+    if (clipped) this.deps.log(`zi: a ${String((event as { type?: unknown }).type)} event exceeds the output record bound; sent as a clipped stand-in`);
     return this.deps.writer.send(body);
   };
-
-  /**
-   * A frozen result is immutable by contract (the session hands out deep-frozen state snapshots), so
-   * its JSON is computed once and reused for every response that carries the same object.
-   */
-  private encodeResult(result: unknown): EncodedResult {
-    if (result === undefined || result === null) return EMPTY_RESULT;
-    if (typeof result !== "object" || !Object.isFrozen(result)) return { json: JSON.stringify(result), bytes: undefined };
-    let encoded = this.frozenJson.get(result);
-    if (encoded === undefined) {
-      encoded = { json: JSON.stringify(result), bytes: undefined };
-      this.frozenJson.set(result, encoded);
-    }
-    return encoded;
-  }
 
   private asOperationError(error: unknown, method: string): RpcError {
     if (error instanceof RpcError && error.isOperationError) return error;
@@ -272,46 +240,7 @@ export class RpcConnection {
     return new RpcError("operation_failed", "internal error");
   }
 
-  private exceedsRecord(body: string): boolean {
-    const max = this.deps.limits.maxRecordBytes - 64;
-    return body.length * 3 > max && Buffer.byteLength(body) > max;
-  }
-
-  private emit(frame: object): void | Promise<void> {
-    return this.deps.writer.send(JSON.stringify(frame));
-  }
 }
-
-/** A result's JSON and, once counted, its UTF-8 length. */
-interface EncodedResult {
-  readonly json: string;
-  bytes: number | undefined;
-}
-
-/**
- * `details` is bounded by construction: at most maxErrorDetails entries and about maxErrorDetailsBytes
- * of JSON; a list cut short carries `detailsTruncated: true`.
- */
-function errorBody(error: RpcError, limits: Pick<RpcLimits, "maxErrorDetails" | "maxErrorDetailsBytes">) {
-  const { details } = error;
-  if (details === undefined) return { code: error.code, message: error.message };
-  if (!Array.isArray(details)) return { code: error.code, message: error.message, details };
-  const shown: unknown[] = [];
-  let bytes = 2;
-  for (const detail of details) {
-    if (shown.length >= limits.maxErrorDetails) break;
-    const entry = clipJson(detail, limits.maxErrorDetailsBytes / 8);
-    bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
-    if (bytes > limits.maxErrorDetailsBytes) break;
-    shown.push(entry);
-  }
-  return shown.length < details.length
-    ? { code: error.code, message: error.message, details: shown, detailsTruncated: true }
-    : { code: error.code, message: error.message, details: shown };
-}
-
-/** `{"type":"session_event","event":` and the closing brace around an event's JSON. */
-const SESSION_EVENT_WRAPPER_BYTES = 33;
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { EnvelopeRejection, RequestEnvelope } from "../../../core/kernel/request-envelope.js";
+import { EnvelopeRejection, EnvelopeReader } from "../../../core/kernel/envelope-reader.js";
 
-const envelope = new RequestEnvelope(256);
+const envelope = new EnvelopeReader(256);
 
 /** What parse must return for a line, derived from JSON.parse alone (the general path's reading). */
 function expected(line: string) {
@@ -9,7 +9,7 @@ function expected(line: string) {
   return { id: value.id, method: value.method, params: value.params };
 }
 
-describe("RequestEnvelope: the canonical request read without JSON.parse", () => {
+describe("EnvelopeReader: the canonical request read without JSON.parse", () => {
   it("reads the canonical form as JSON.parse does", () => {
     for (const line of [
       '{"version":1,"id":"a","method":"session.get_state"}',

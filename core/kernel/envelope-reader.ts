@@ -24,10 +24,11 @@ export class EnvelopeRejection {
 }
 
 /**
- * Parses one record into a request envelope. Checks run in a fixed order so that every malformed record
- * gets one predictable code: JSON → object → nesting depth → version → id → method → params.
+ * Reads one record as a request envelope: parses and checks it, and holds no request itself. Checks
+ * run in a fixed order so that every malformed record gets one predictable code: JSON → object →
+ * nesting depth → version → id → method → params.
  */
-export class RequestEnvelope {
+export class EnvelopeReader {
   constructor(
     private readonly maxIdBytes: number,
     private readonly maxDepth?: number,
