@@ -1,6 +1,7 @@
 // The composition root of the `zi` command (loaded by bin/zi.ts, bundled with its dependencies into
 // dist/bin/zi-cli.js by `npm run build`). The guard must be the first import: it captures the real stdout before anything else can write to it.
-import { protocolSink, redactStderr } from "../core/kernel/stdout-guard.js";
+import { protocolSink } from "../core/kernel/stdout-guard.js";
+import { redactStderr } from "../core/config/stderr-redaction.js";
 import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
