@@ -1,0 +1,25 @@
+import { describe, expect, it } from "@jest/globals";
+import { publicModel } from "../../../core/session/public-model.js";
+
+describe("the public model descriptor (class-transformer allow-list)", () => {
+  it("copies exactly the exposed fields, as a plain object, whatever else the model carries", () => {
+    const input: ("text" | "image")[] = ["text", "image"];
+    const model = {
+      provider: "acme",
+      id: "m1",
+      name: "Model One",
+      reasoning: true,
+      input,
+      contextWindow: 128000,
+      maxTokens: 8192,
+      baseUrl: "https://internal.example/v1",
+      headers: { Authorization: "Bearer sk-secret" },
+      apiKey: "sk-secret",
+      compat: { supportsStore: false },
+    };
+    const projected = publicModel(model);
+    expect(projected).toStrictEqual({ provider: "acme", id: "m1", name: "Model One", reasoning: true, input: ["text", "image"], contextWindow: 128000, maxTokens: 8192 });
+    expect(JSON.stringify(projected)).not.toContain("secret");
+    expect(projected.input).not.toBe(input);
+  });
+});
