@@ -19,7 +19,7 @@ export interface SettledCompletion extends CompletionObservation {
 }
 
 /**
- * One logical work cycle, named by a stable completionId (rpc-protocol.md, completion watches). Every
+ * One logical work cycle, named by a stable completionId (docs/protocol.md, completion watches). Every
  * prompt of the cycle carries the ID; `settle()` issues `session.await_idle` with it and, while the
  * observed revision is older than the newest admission revision this watch was told about, issues
  * another idle watch: that input was admitted after the earlier idle observation. Completion evidence

@@ -72,7 +72,7 @@ export function floodRequests(count, prefix) {
 export async function flood(child, { prefix, count, buffer, needles }) {
   let i = 0;
   const done = child.wait((line, sequence, type) => {
-    // get_state never waits, so responses come in request order (decisions.md, admission).
+    // get_state never waits, so responses come in request order (docs/protocol.md, admission).
     check(child, line, type, prefix, i, needles[i], i % SAMPLE_EVERY === 0 || i === count - 1);
     return ++i === count;
   });

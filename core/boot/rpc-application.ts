@@ -12,7 +12,7 @@ import { RpcServer } from "../kernel/rpc-server.js";
 import type { SessionModule } from "./session-module.js";
 
 /**
- * The spec's 1,024 pending records are a ceiling, not a target: Zi stops reading input (and holds its
+ * The protocol's 1,024 pending records (docs/protocol.md) are a ceiling, not a target: Zi stops reading input (and holds its
  * event producers) at 128. Every pending frame, and the request behind it, survives V8's young-generation
  * collections and makes V8 grow its new space; measured on a 100k-request flood: peak RSS idle + 45 MiB
  * at 1,024, idle + 23 MiB at 128, with the same pipelined throughput (docs/performance.md).

@@ -37,7 +37,7 @@ export class RpcError extends Error {
     return OPERATION_CODES.has(this.code);
   }
 
-  /** `applied` of decisions.md: the spec promises non-application only for capacity and not_found. */
+  /** `applied` (docs/protocol.md): the protocol promises non-application only for capacity and not_found. */
   get applied(): "no" | "unknown" {
     return this.code === "operation_failed" ? "unknown" : "no";
   }

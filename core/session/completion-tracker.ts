@@ -4,7 +4,7 @@ import { clipUtf8 } from "../wire/utf8-clip.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 
 /**
- * Completion watches (rpc-protocol.md, "completionId").
+ * Completion watches (docs/protocol.md, "completionId").
  *
  * One session-wide revision counter advances on every admission that starts or joins work; an
  * admission that only queues (steer/follow_up while idle) reports the current, settled value.

@@ -22,7 +22,7 @@ export const RPC_LIMITS = Object.freeze({
   maxModelIdBytes: 256,
   maxCommandNameBytes: 64,
   maxCommandArgumentsBytes: 256 * KiB,
-  /** Zi's own bound (the spec is silent): arrays and objects nested in one record, the record counting 1. */
+  /** Zi's own bound (the protocol sets none): arrays and objects nested in one record, the record counting 1. */
   maxJsonDepth: MAX_JSON_DEPTH,
   maxInFlight: 32,
   reservedInterrupts: 1,

@@ -6,7 +6,7 @@ import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 import { runStalledReader } from "../support/stalled-reader.js";
 
 // Issue 9, finding 1: a client that stops reading during a long reply of one-token deltas must cost
-// Zi the reply's text, not its number of deltas (decisions.md: a stalled client stalls its session).
+// Zi the reply's text, not its number of deltas (docs/protocol.md: a stalled client stalls its session).
 const TEXT_BYTES = 8 * 1024 * 1024;
 const PAUSE_MS = 10_000;
 const MiB = 1024 * 1024;

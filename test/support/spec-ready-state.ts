@@ -1,5 +1,5 @@
 /**
- * The `state` of the spec's `ready` example (rpc-protocol.md), less the `sessionId`: what a new session
+ * The `state` of the `ready` example (docs/protocol.md), less the `sessionId`: what a new session
  * without a model must report, through the session and through the wire alike.
  */
 export const SPEC_READY_STATE = {

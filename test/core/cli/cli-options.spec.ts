@@ -13,7 +13,7 @@ const refusal = (args: string[]) => {
 };
 
 describe("CliOptions", () => {
-  it("parses the rpc entry point of decisions.md, repeatable --extension and --flag=value", () => {
+  it("parses the rpc entry point of docs/protocol.md, repeatable --extension and --flag=value", () => {
     expect(parse(["--mode", "rpc", "--session", "s.jsonl", "--extension", "a.ts", "--extension=b.ts", "--faux-script=f.json"])).toEqual({
       mode: "rpc",
       prompt: undefined,

@@ -35,7 +35,7 @@ describe("connection: ready and framing", () => {
     expect(JSON.stringify(bad)).not.toContain(id257);
   });
 
-  it("checks the envelope in a fixed order with the codes of decisions.md", async () => {
+  it("checks the envelope in a fixed order with the codes of docs/protocol.md", async () => {
     const h = serveTestFamily();
     h.send(
       { id: "a", method: "test.echo" },
