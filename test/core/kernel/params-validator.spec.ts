@@ -1,29 +1,11 @@
 import "reflect-metadata";
 import { describe, expect, it } from "@jest/globals";
-import { IsInt, IsString, ValidateNested } from "class-validator";
-import { NestedParams, Optional } from "../../../core/kernel/params-decorators.js";
+import { ValidateNested } from "class-validator";
 import { ParamsValidator } from "../../../core/kernel/params-validator.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import type { ParamsClass } from "../../../core/kernel/rpc-method-metadata.js";
 import { ReplacePlanParams } from "../../../plugins/work-plan/replace-plan.params.js";
-
-class LeafParams {
-  @IsString()
-  name!: string;
-}
-
-class TreeParams {
-  @IsInt()
-  size!: number;
-
-  @Optional()
-  @NestedParams(() => LeafParams)
-  leaf?: LeafParams;
-
-  @Optional()
-  @NestedParams(() => TreeParams, { each: true })
-  children?: TreeParams[];
-}
+import { LeafParams, TreeParams } from "../../fixtures/nested-params.js";
 
 class UndeclaredNestedParams {
   @ValidateNested()

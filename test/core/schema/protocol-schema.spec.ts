@@ -9,6 +9,7 @@ import { RpcMethod } from "../../../core/kernel/rpc-method.decorator.js";
 import { anyValue } from "../../../core/wire/json-schema.js";
 import { MaxBytes, NestedParams, Optional } from "../../../core/kernel/params-decorators.js";
 import { ParamsValidator } from "../../../core/kernel/params-validator.js";
+import { TreeParams } from "../../fixtures/nested-params.js";
 import { THINKING_LEVELS } from "../../../core/wire/session-types.js";
 import type { MethodFamily } from "../../../core/kernel/method-family.js";
 import { BUILTIN_FAMILIES } from "../../../methods/builtin-families.js";
@@ -33,25 +34,6 @@ class MixedParams {
   @Optional()
   @IsString()
   note?: string;
-}
-
-class LeafParams {
-  @IsString()
-  name!: string;
-}
-
-/** A DTO nesting another and itself: `zi schema` must describe what the validator admits. */
-class TreeParams {
-  @IsInt()
-  size!: number;
-
-  @Optional()
-  @NestedParams(() => LeafParams)
-  leaf?: LeafParams;
-
-  @Optional()
-  @NestedParams(() => TreeParams, { each: true })
-  children?: TreeParams[];
 }
 
 @RpcMethod({ params: TreeParams, summary: "test method", result: anyValue() })
