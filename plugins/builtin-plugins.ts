@@ -1,6 +1,7 @@
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import { codingToolsPlugin } from "./coding-tools/coding-tools.plugin.js";
 import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
+import { createMcpPlugin } from "./mcp/mcp.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 
 /**
@@ -8,5 +9,5 @@ import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
  * tuple: the typed client derives its method map from these plugins' families.
  */
 export function builtinPlugins() {
-  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin()] as const satisfies readonly ZiPlugin[];
+  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin(), createMcpPlugin()] as const satisfies readonly ZiPlugin[];
 }

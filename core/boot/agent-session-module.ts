@@ -99,6 +99,7 @@ export class AgentSessionModule implements SessionModule {
       projectTrusted,
       untrustedReason: untrustedHint(resolve(cwd)),
       loadPlugins,
+      secrets: { add: (value) => registry.credentials.addSecret(value), redact: (text) => registry.credentials.redact(text) },
       log: stderrLine,
     });
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
@@ -140,6 +141,7 @@ export class AgentSessionModule implements SessionModule {
 
   async dispose(): Promise<void> {
     await this.session.dispose();
+    await this.extensions.dispose();
     this.journal.close();
   }
 }

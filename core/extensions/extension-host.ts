@@ -4,7 +4,7 @@ import type { ExtensionCommand, ZiExtension } from "./extension-api.js";
 import { ExtensionActivation, type ExtensionRegistrar } from "./extension-activation.js";
 import type { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExtensionCandidate, ExtensionIdentity, ExtensionSession, ImportedExtension } from "./extension-types.js";
-import type { PluginServices } from "./plugin-services.js";
+import type { PluginServices, PluginToolSet } from "./plugin-services.js";
 import type { ZiPlugin } from "./zi-plugin.js";
 
 /** How long one extension's default export may take before Zi gives up on it and serves without it. */
@@ -51,8 +51,36 @@ export class ExtensionHost implements ExtensionRegistrar {
   async activatePlugins(plugins: readonly ZiPlugin[]): Promise<void> {
     for (const plugin of plugins) {
       const extension = plugin.extension;
-      if (extension) await this.activate({ name: plugin.name, origin: "builtin" }, (zi) => extension(zi, this.options.pluginServices));
+      const identity: ExtensionIdentity = { name: plugin.name, origin: "builtin" };
+      const services = this.options.pluginServices;
+      if (extension) await this.activate(identity, (zi) => extension(zi, services && { ...services, tools: this.runtimeTools(identity) }));
     }
+  }
+
+  /** A plugin's run-time tool set: names it owns are replaced whole; names another owner holds are refused. */
+  private runtimeTools(owner: ExtensionIdentity): PluginToolSet {
+    const owned = new Set<string>();
+    return {
+      replace: (tools) => {
+        for (const name of owned) {
+          this.tools.delete(name);
+          this.session.removeTool(name);
+        }
+        owned.clear();
+        const refused: string[] = [];
+        for (const tool of tools) {
+          if (this.tools.has(tool.name)) {
+            refused.push(tool.name);
+            continue;
+          }
+          owned.add(tool.name);
+          this.tools.set(tool.name, owner);
+          this.session.registerTool(tool);
+        }
+        return refused;
+      },
+      beforeModelCall: (hook) => this.session.onBeforeModelCall(hook),
+    };
   }
 
   /** Resolves once every extension is admitted or reported, its `extension_error` handed to the listeners. */

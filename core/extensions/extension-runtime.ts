@@ -4,7 +4,7 @@ import { ExtensionDiscovery } from "./extension-discovery.js";
 import { ExtensionHost } from "./extension-host.js";
 import { ExtensionModuleLoader } from "./extension-module-loader.js";
 import type { ExclusiveRunner, ExtensionSession } from "./extension-types.js";
-import type { PluginServices } from "./plugin-services.js";
+import type { PluginSecrets, PluginServices } from "./plugin-services.js";
 import type { ZiPlugin } from "./zi-plugin.js";
 
 /** The plugins compiled into this Zi (bin/zi-cli.ts): a dynamic import, so `ready` does not wait for them. */
@@ -27,6 +27,8 @@ export interface ExtensionRuntimeOptions {
   /** Why the project is not trusted and how to trust it (reported when its content is skipped). */
   untrustedReason?: string;
   loadPlugins: PluginLoader;
+  /** The credential redaction, for values plugins read from user configuration. */
+  secrets?: PluginSecrets;
   /** One line to stderr. */
   log: (line: string) => void;
 }
@@ -41,6 +43,7 @@ export class ExtensionRuntime {
   readonly commands: CommandInvoker;
   private readonly host: ExtensionHost;
   private readonly discovery: ExtensionDiscovery;
+  private readonly disposers: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: ExtensionRuntimeOptions) {
     const { session, cwd, ziHome, log } = options;
@@ -56,6 +59,10 @@ export class ExtensionRuntime {
     });
     const pluginServices: PluginServices = {
       session,
+      // Replaced by each plugin's own view when it is activated (ExtensionHost.activatePlugins).
+      tools: { replace: () => [], beforeModelCall: () => () => undefined },
+      secrets: options.secrets ?? { add: () => undefined, redact: (text) => text },
+      onDispose: (hook) => void this.disposers.push(hook),
       childSessions: options.childSessions,
       project: {
         dir: options.projectZiDir,
@@ -76,5 +83,10 @@ export class ExtensionRuntime {
     const imported = this.discovery.find().then((candidates) => this.host.importAll(candidates));
     await this.host.activatePlugins(await this.options.loadPlugins());
     await this.host.activateAll(await imported);
+  }
+
+  /** Runs the plugins' shutdown work (MCP servers stop), all at once; never rejects. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.disposers.splice(0).map((hook) => hook().catch((error: unknown) => this.options.log(`zi: plugin shutdown failed: ${String(error)}`))));
   }
 }

@@ -27,6 +27,8 @@ export interface RunLoopParts {
   retry: RetryPolicy;
   systemPrompt: string | undefined;
   toolSet(): ReadonlyMap<string, AgentTool>;
+  /** Runs before each model call (plugins' bounded waits for tools still starting). */
+  beforeModelCall?(signal: AbortSignal): Promise<void>;
   /** Resolves a model restored from the journal, if one is still pending. */
   ensureModel(): Promise<void>;
 }
@@ -105,6 +107,7 @@ export class AgentRunLoop {
     const { store, retry, runtime, compactor } = this.parts;
     let attempt = 0;
     let overflowCompacted = false;
+    await this.parts.beforeModelCall?.(signal);
     for (;;) {
       const model = store.model!;
       const reply = await this.parts.streamer.stream(model, this.context(), signal);

@@ -65,6 +65,7 @@ export class AgentSession implements SessionPort {
   private readonly compactor: SessionCompactor;
   private readonly loop: AgentRunLoop;
   private readonly tools = new Map<string, AgentTool>();
+  private readonly modelCallHooks = new Set<(signal: AbortSignal) => Promise<void>>();
   private readonly watchers: IdleWatchers;
   private run: ActiveWork | undefined;
   private exclusive: ActiveWork | undefined;
@@ -94,6 +95,7 @@ export class AgentSession implements SessionPort {
       retry: new RetryPolicy({ ...DEFAULT_RETRY, ...options.retry }),
       systemPrompt: options.systemPrompt,
       toolSet: () => this.tools,
+      beforeModelCall: (signal) => this.beforeModelCall(signal),
       ensureModel: () => this.models.ensureRestored(),
     });
     for (const tool of options.tools ?? []) this.registerTool(tool);
@@ -253,6 +255,26 @@ export class AgentSession implements SessionPort {
       throw refused("a tool needs a name and an execute function");
     }
     this.tools.set(tool.name, tool);
+  }
+
+  /** Withdraws a tool; a run in progress no longer offers it from its next model call. */
+  removeTool(name: string): void {
+    this.tools.delete(name);
+  }
+
+  /**
+   * Adds work that runs before every model call (a plugin waiting, bounded, for tools still starting).
+   * A hook that throws is logged and ignored: it never fails the run. Returns the removal function.
+   */
+  onBeforeModelCall(hook: (signal: AbortSignal) => Promise<void>): () => void {
+    this.modelCallHooks.add(hook);
+    return () => void this.modelCallHooks.delete(hook);
+  }
+
+  private async beforeModelCall(signal: AbortSignal): Promise<void> {
+    for (const hook of this.modelCallHooks) {
+      await hook(signal).catch((error: unknown) => warnOnStderr(`zi: a before-model-call hook failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
   }
 
   /** Replaces every tool; a run in progress sees the new set from its next model call. */

@@ -44,6 +44,14 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
   ["operation_outcome", event("operation_outcome", { outcome: ref("OperationOutcome") })],
   ["work_plan_changed", event("work_plan_changed", { workPlan: ref("WorkPlan") })],
   ["extension_error", event("extension_error", { extension: str, error: str })],
+  [
+    "mcp_server_changed",
+    event(
+      "mcp_server_changed",
+      { server: str, state: { enum: ["starting", "ready", "failed", "stopped"] }, tools: count, error: str, note: str },
+      ["error", "note"],
+    ),
+  ],
 ]);
 
 /**

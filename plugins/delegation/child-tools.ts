@@ -20,7 +20,8 @@ export interface ChildToolSources {
  * A child's tools: fresh built-in coding tools and `update_plan` (which changes the child's plan,
  * not the parent's) when the profile names none; otherwise exactly the names it lists, taken from the coding
  * tools, a `delegate` of the child's own (only if listed, and within the depth cap), then the
- * parent's other tools (extensions). Names that exist nowhere are left out.
+ * parent's other tools (extensions, MCP servers). A name ending in `*` names every such tool it
+ * prefixes (`mcp__github__*`). Names that exist nowhere are left out.
  */
 export function childTools(profile: AgentProfile, child: AgentSession, sources: ChildToolSources): AgentTool[] {
   const coding = [
@@ -33,8 +34,14 @@ export function childTools(profile: AgentProfile, child: AgentSession, sources: 
   for (const tool of coding) byName.set(tool.name, tool);
   const tools: AgentTool[] = [];
   for (const name of profile.tools) {
+    if (name.endsWith("*")) {
+      // A prefix pattern (`mcp__github__*`) names every matching parent tool now, never `delegate`.
+      const prefix = name.slice(0, -1);
+      for (const [toolName, tool] of byName) if (toolName.startsWith(prefix) && !tools.includes(tool)) tools.push(tool);
+      continue;
+    }
     const tool = name === DELEGATE_TOOL ? sources.delegateFor(child) : byName.get(name);
-    if (tool) tools.push(tool);
+    if (tool && !tools.includes(tool)) tools.push(tool);
   }
   return tools;
 }

@@ -3,7 +3,8 @@ import { THINKING_LEVELS, type ThinkingLevel } from "../../core/wire/session-typ
 import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+// A tool name, or a prefix pattern ending in `*` (`mcp__github__*`: every tool of one MCP server).
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$|^[A-Za-z0-9_-]{1,63}\*$/;
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const KEYS: ReadonlySet<string> = new Set(["name", "description", "tools", "model", "thinking", "maxTurns", "maxRuntimeSeconds"]);
 

@@ -19,6 +19,17 @@ export class FakeExtensionSession implements ExtensionSession {
     this.tools.set(tool.name, tool);
   }
 
+  removeTool(name: string): void {
+    this.tools.delete(name);
+  }
+
+  readonly modelCallHooks = new Set<(signal: AbortSignal) => Promise<void>>();
+
+  onBeforeModelCall(hook: (signal: AbortSignal) => Promise<void>): () => void {
+    this.modelCallHooks.add(hook);
+    return () => void this.modelCallHooks.delete(hook);
+  }
+
   appendCustomEntry(customType: string, data?: unknown) {
     return this.append({ type: "custom", customType, data });
   }
