@@ -38,9 +38,13 @@ export class McpServerConnection {
   /** Set once a prompt went on without this server (it is said once). */
   skippedByPrompt = false;
   settled: Promise<void> = Promise.resolve();
+  /** A `tools/list` after `notifications/tools/list_changed` still under way: the next model call waits for it. */
+  refreshing: Promise<void> | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
   private generation = 0;
+  /** A list_changed that arrived while starting: the list just taken may predate it. */
+  private changedWhileStarting = false;
   private stopping = false;
 
   constructor(
@@ -60,6 +64,8 @@ export class McpServerConnection {
   start(): Promise<void> {
     this.state = "starting";
     this.error = undefined;
+    this.changedWhileStarting = false;
+    this.skippedByPrompt = false;
     this.startedAt = Date.now();
     const generation = ++this.generation;
     this.hooks.changed(this);
@@ -112,7 +118,13 @@ export class McpServerConnection {
     // Garbage on stdout, a failed send: reported on stderr, never thrown into Zi.
     client.onerror = (error) => this.hooks.logLine(this.name, `(zi) ${this.hooks.redact(describe(error))}`);
     client.onclose = () => this.closed(generation, transport);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(generation));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.state === "starting") {
+        this.changedWhileStarting = true;
+        return;
+      }
+      this.scheduleRefresh(generation);
+    });
     this.client = client;
     this.transport = transport;
     const timeout = this.config.startupTimeoutMs;
@@ -158,7 +170,7 @@ export class McpServerConnection {
     const client = this.client;
     if (!client || generation !== this.generation || this.state !== "ready") return;
     try {
-      const tools = await this.listTools(client);
+      const tools = await this.listTools(client, AbortSignal.timeout(this.config.startupTimeoutMs));
       if (generation !== this.generation || this.state !== "ready") return;
       this.tools = tools;
       this.hooks.changed(this);
@@ -172,6 +184,17 @@ export class McpServerConnection {
     this.state = "ready";
     this.error = undefined;
     this.hooks.changed(this);
+    if (this.changedWhileStarting) {
+      this.changedWhileStarting = false;
+      this.scheduleRefresh(generation);
+    }
+  }
+
+  private scheduleRefresh(generation: number): void {
+    const refresh = this.refreshTools(generation).finally(() => {
+      if (this.refreshing === refresh) this.refreshing = undefined;
+    });
+    this.refreshing = refresh;
   }
 
   private fail(generation: number, reason: string): void {

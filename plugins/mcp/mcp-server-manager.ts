@@ -206,6 +206,9 @@ export class McpServerManager implements McpPort {
 
   /** Servers still starting hold the model call until they are ready or their bound has passed; then it goes on and says so. */
   private async waitForStarting(signal: AbortSignal): Promise<void> {
+    // A tools/list_changed that arrived before this call (a tool's own call can trigger one): its tools join now.
+    const refreshes = [...this.servers.values()].flatMap((server) => (server.refreshing ? [McpServerManager.race(server.refreshing, server.config.startupTimeoutMs, signal)] : []));
+    await Promise.all(refreshes);
     const pending = [...this.servers.values()].filter((server) => server.state === "starting" && !server.skippedByPrompt);
     await Promise.all(
       pending.map(async (server) => {
