@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { McpHttpServer } from "../support/mcp-http-server.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -106,6 +107,30 @@ function filesUnder(dir: string): string[] {
     .map((entry) => join(dir, String(entry)))
     .filter((path) => statSync(path).isFile());
 }
+
+describe("MCP servers as tools: Streamable HTTP", () => {
+  it("connects to a url with ${VAR} headers; the header reaches the server, never a frame or stderr", async () => {
+    const http = new McpHttpServer();
+    const url = await http.start();
+    try {
+      const token = "Bearer zi-http-secret-77aa0c";
+      const zi = await startZi(
+        { remote: { url, headers: { Authorization: "${MCP_HTTP_AUTH}" } } },
+        [{ toolCalls: [{ name: "mcp__remote__whoami", arguments: {} }] }, { text: "done" }],
+        { env: { MCP_HTTP_AUTH: token } },
+      );
+      await prompt(zi, "c1");
+      expect(textOf(toolEnd(zi, "mcp__remote__whoami")[0].result)).toBe("authorized: yes");
+      expect((await zi.call("l", "mcp.list")).result.servers[0]).toMatchObject({ name: "remote", transport: "http", state: "ready" });
+      expect(http.headers.length).toBeGreaterThan(0);
+      for (const headers of http.headers) expect(headers.authorization).toBe(token);
+      expect((await zi.close()).code).toBe(0);
+      expect(JSON.stringify(zi.frames) + zi.stderr).not.toContain("zi-http-secret");
+    } finally {
+      await http.stop();
+    }
+  }, 60_000);
+});
 
 describe("MCP servers as tools: the reference filesystem server", () => {
   it("lists and reads files of the directory it was given", async () => {
