@@ -18,7 +18,9 @@ function profiles(...extra: Partial<AgentProfile>[]): Map<string, AgentProfile> 
   return map;
 }
 
-function setup(behaviour: Behaviour, options: { depth?: number; extra?: Partial<AgentProfile>[] } = {}) {
+const stubTool = (name: string) => ({ name, description: "an extension tool", parameters: {}, execute: async () => ({ content: [] }) });
+
+function setup(behaviour: Behaviour, options: { depth?: number; extra?: Partial<AgentProfile>[]; parentTools?: string[] } = {}) {
   const children = new FakeChildSessions(behaviour);
   const entries: Record<string, any>[] = [];
   const host = { appendSubagentEntry: (data: Record<string, unknown>) => (entries.push(data), {} as never), getState: () => children.state };
@@ -29,7 +31,7 @@ function setup(behaviour: Behaviour, options: { depth?: number; extra?: Partial<
     cwd: "/work/project",
     ziHome: "/home/u/.zi",
     logDir: "/home/u/.zi/logs",
-    parentTools: () => [{ name: "lint", description: "an extension tool", parameters: {}, execute: async () => ({ content: [] }) }],
+    parentTools: () => (options.parentTools ?? ["lint"]).map(stubTool),
     depth: options.depth ?? 0,
   });
   const updates: AgentToolResult[] = [];
@@ -94,6 +96,13 @@ describe("the delegate tool", () => {
     const nested = setup(echo, { extra, depth: 1 });
     await nested.run({ profile: "lead", task: "c" });
     expect(nested.children.children[0]!.tools.map((tool) => tool.name)).toEqual(["read", "lint"]);
+  });
+
+  it("a profile names every tool of one MCP server with mcp__<server>__* (and a tool once, however often it is named)", async () => {
+    const extra = [{ name: "gh", description: "d", tools: ["read", "mcp__github__*", "mcp__github__issue", "delegate*"] }];
+    const parent = setup(echo, { extra, parentTools: ["lint", "mcp__github__issue", "mcp__github__pr", "mcp__githubx__y", "mcp__other__z"] });
+    await parent.run({ profile: "gh", task: "a" });
+    expect(parent.children.children[0]!.tools.map((tool) => tool.name)).toEqual(["read", "mcp__github__issue", "mcp__github__pr"]);
   });
 
   it.each([
