@@ -86,6 +86,9 @@ describe("generateProtocolSchema", () => {
     expect(description.methods.filter((m) => m.awaitsStartup).map((m) => m.name).sort()).toEqual([
       "command.invoke",
       "command.list",
+      "mcp.add",
+      "mcp.list",
+      "mcp.remove",
       "plan.get",
       "plan.replace",
       "session.prompt",

@@ -119,6 +119,10 @@ describe("the generated schema against the built zi (drift check)", () => {
     await call("session.get_outcomes");
     await call("plan.replace", { steps: [{ title: "check the schema", status: "in_progress" }] });
     await call("plan.get");
+    // An MCP server added at run time (mcp_server_changed), listed and removed.
+    await call("mcp.add", { name: "fixture", config: { command: process.execPath, args: [resolve("test/fixtures/mcp/fixture-server.mjs"), "well"] } });
+    await call("mcp.list");
+    await call("mcp.remove", { name: "fixture" });
     await call("model.select", { provider: "faux", id: "scripted" });
     await call("session.prompt", { delivery: "direct", text: "scripted", completionId: "s1" });
     await call("session.await_idle", { completionId: "s1" });
