@@ -15,6 +15,8 @@ export interface McpServerConfig {
   cwd?: string;
   url?: string;
   headers: Record<string, string>;
+  /** Every env and header value, and every value a `${VAR}` in them expanded to: never shown anywhere. */
+  secrets: string[];
   promptWaitMs: number;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
@@ -36,6 +38,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * expanded in `env` and `headers` from Zi's environment; an unset variable without a default is a problem.
  */
 export class McpServerConfigParser {
+  /** Where the entry being built collects its secret values. */
+  private secrets: string[] = [];
+
   constructor(
     private readonly environment: NodeJS.ProcessEnv,
     private readonly cwd: string,
@@ -55,9 +60,12 @@ export class McpServerConfigParser {
   }
 
   private build(name: string, raw: Record<string, unknown>, source: McpServerSource): McpServerConfig {
+    const secrets: string[] = [];
+    this.secrets = secrets;
     const common = {
       name,
       source,
+      secrets,
       promptWaitMs: this.duration(raw, "promptWaitMs", MCP_LIMITS.defaultPromptWaitMs),
       startupTimeoutMs: this.duration(raw, "startupTimeoutMs", MCP_LIMITS.defaultStartupTimeoutMs),
       toolTimeoutMs: this.duration(raw, "toolTimeoutMs", MCP_LIMITS.defaultToolTimeoutMs),
@@ -104,6 +112,7 @@ export class McpServerConfigParser {
     for (const [key, entry] of Object.entries(value)) {
       if (typeof entry !== "string") throw new ConfigProblem(`${field}.${key} must be a string`);
       result[key] = this.expand(entry, `${field}.${key}`);
+      this.secrets.push(result[key]!);
     }
     return result;
   }
@@ -111,7 +120,10 @@ export class McpServerConfigParser {
   private expand(text: string, field: string): string {
     return text.replace(VARIABLE, (_, variable: string, fallback: string | undefined) => {
       const value = this.environment[variable];
-      if (value !== undefined && value !== "") return value;
+      if (value !== undefined && value !== "") {
+        this.secrets.push(value);
+        return value;
+      }
       if (fallback !== undefined) return fallback;
       throw new ConfigProblem(`${field} uses \${${variable}}, which is not set`);
     });

@@ -80,6 +80,9 @@ export class McpServerConnection {
     if (this.restartable) {
       this.restarts++;
       await this.start();
+    } else if (this.state === "starting") {
+      // Another call is restarting it: wait for that start.
+      await this.settled;
     }
     const client = this.client;
     if (this.state !== "ready" || !client) throw new Error(`MCP server "${this.name}" is ${this.state}${this.error ? `: ${this.error}` : ""}`);

@@ -70,7 +70,7 @@ export class McpServerManager implements McpPort {
   add(name: string, raw: Record<string, unknown>): McpServerSummary {
     const parser = this.parser;
     if (!parser || this.disposed) throw new RpcError("operation_failed", "the mcp plugin is not active");
-    const entry = parser.parse(name, { ...raw, disabled: undefined }, "runtime");
+    const entry = parser.parse(name, raw, "runtime");
     if (!entry) throw new RpcError("operation_failed", "a disabled server cannot be added");
     if (!("config" in entry)) throw new RpcError("operation_failed", this.redact(`server "${name}": ${entry.problem}`));
     const previous = this.servers.get(name);
@@ -92,9 +92,7 @@ export class McpServerManager implements McpPort {
   }
 
   private startServer(config: McpServerConfig): McpServerConnection {
-    for (const value of [...Object.values(config.env), ...Object.values(config.headers)]) {
-      if (value.length >= MCP_LIMITS.minSecretChars) this.services?.secrets.add(value);
-    }
+    for (const value of config.secrets) if (value.length >= MCP_LIMITS.minSecretChars) this.services?.secrets.add(value);
     const server: McpServerConnection = new McpServerConnection(config, {
       changed: (changed) => this.changed(changed),
       logLine: (name, line) => process.stderr.write(`[mcp ${name}] ${line}\n`),
@@ -223,8 +221,8 @@ export class McpServerManager implements McpPort {
     );
   }
 
+  /** The server's tools the model can reach now (directly, or through `mcp_tools` in the search mode). */
   private offeredTools(server: string): string[] {
-    if (this.searching) return [];
     return [...this.entries.values()].filter((entry) => entry.server === server).map((entry) => entry.name);
   }
 
@@ -234,7 +232,7 @@ export class McpServerManager implements McpPort {
       source: server.config.source,
       transport: server.config.transport,
       state: server.state,
-      tools: [...this.entries.values()].filter((entry) => entry.server === server.name).map((entry) => entry.name),
+      tools: this.offeredTools(server.name),
       restarts: server.restarts,
     };
     if (server.error !== undefined) summary.error = server.error;

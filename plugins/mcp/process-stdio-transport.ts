@@ -83,18 +83,26 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin.write(serializeMessage(message))) await once(stdin, "drain");
   }
 
-  /** As the MCP specification says for stdio: close stdin, then SIGTERM, then SIGKILL, each after a grace period. */
+  /**
+   * As the MCP specification says for stdio: close stdin, then SIGTERM, then SIGKILL, each after a grace
+   * period. What the server started and left in its group gets SIGTERM once it is gone (and SIGKILL
+   * from the exit sweep if it is still there when Zi exits).
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return this.finish();
     const exited = once(child, "close").then(() => true);
     const within = (ms: number) => Promise.race([exited, new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
     child.stdin?.end();
-    if (await within(MCP_LIMITS.stopGraceMs)) return;
+    if (!(await within(MCP_LIMITS.stopGraceMs))) {
+      this.group?.signal("SIGTERM");
+      if (!(await within(MCP_LIMITS.stopGraceMs))) {
+        this.group?.signal("SIGKILL");
+        await within(MCP_LIMITS.stopGraceMs);
+      }
+    }
     this.group?.signal("SIGTERM");
-    if (await within(MCP_LIMITS.stopGraceMs)) return;
-    this.group?.signal("SIGKILL");
-    await within(MCP_LIMITS.stopGraceMs);
+    this.group?.settle();
   }
 
   private read(chunk: Buffer): void {

@@ -16,7 +16,8 @@ afterEach(async () => {
 async function runJson(provider: OpenAICompatibleServer, input: string[], mcp: Record<string, unknown>) {
   const home = mkdtempSync(join(tmpdir(), "zi-e2e-mcp-provider-"));
   writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: provider.baseUrl, apiKey: "sk-local", models: [{ id: "m1", input }] } } }));
-  writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, ...mcp }));
+  // promptWaitMs: the first request must offer the server's tools even on a loaded CI machine.
+  writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], promptWaitMs: 120_000 } }, ...mcp }));
   const child = spawn(process.execPath, [ZI_BIN, "--mode", "json", "--no-session", "--model", "local/m1", "use the tools"], {
     cwd: home,
     env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home },

@@ -162,3 +162,36 @@ describe("AgentSession run loop", () => {
     expect(harness.runtime.options[0].sessionId).toBe("session-test");
   });
 });
+
+describe("AgentSession run-time tools", () => {
+  let harness: SessionHarness;
+  afterEach(() => harness?.dispose());
+
+  it("runs before-model-call hooks before every model call; a tool added or removed there is offered from that call", async () => {
+    harness = await SessionHarness.create();
+    const { runtime, session } = harness;
+    let calls = 0;
+    const remove = session.onBeforeModelCall(async () => {
+      calls++;
+      // The second model call (after the tool result) is the first to see the late tool, and the echo tool is gone.
+      if (calls === 2) {
+        session.removeTool("echo");
+        session.registerTool({ ...echoTool, name: "late" });
+      }
+    });
+    session.onBeforeModelCall(async () => {
+      throw new Error("a broken hook is logged, never fails the run");
+    });
+    session.registerTool(echoTool);
+    runtime.respond(runtime.toolCall("echo", { text: "x" }, "call-1"), runtime.text("done"));
+    await session.prompt({ delivery: "direct", text: "go" });
+    await harness.idle();
+    expect(calls).toBe(2);
+    expect(runtime.contexts.map((context) => (context.tools ?? []).map((tool) => tool.name))).toEqual([["echo"], ["late"]]);
+    remove();
+    runtime.respond(runtime.text("again"));
+    await session.prompt({ delivery: "direct", text: "again" });
+    await harness.idle();
+    expect(calls).toBe(2);
+  });
+});

@@ -22,6 +22,7 @@ describe("McpServerConfigParser", () => {
         env: { A: "secret-value", B: "x-fallback", C: "d" },
         cwd: "/project/sub",
         headers: {},
+        secrets: expect.arrayContaining(["secret-value", "x-fallback", "d"]),
         promptWaitMs: MCP_LIMITS.defaultPromptWaitMs,
         startupTimeoutMs: MCP_LIMITS.defaultStartupTimeoutMs,
         toolTimeoutMs: MCP_LIMITS.defaultToolTimeoutMs,
@@ -32,6 +33,8 @@ describe("McpServerConfigParser", () => {
   it("reads an HTTP entry and expands its headers", () => {
     const entry = parser.parse("s", { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" }, toolTimeoutMs: 5000 }, "global");
     expect(entry).toMatchObject({ config: { transport: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer secret-value" }, toolTimeoutMs: 5000 } });
+    // The expanded value on its own too: a server may echo the token without its "Bearer ".
+    expect(entry && "config" in entry && entry.config.secrets).toEqual(["secret-value", "Bearer secret-value"]);
   });
 
   it("skips a disabled entry", () => {
