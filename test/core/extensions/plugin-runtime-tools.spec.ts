@@ -13,10 +13,9 @@ function host() {
     session: { appendSubagentEntry: () => ({}) as never, toolList: () => [], getState: () => session.getState(), announce: async () => undefined },
     tools: { replace: () => [], beforeModelCall: () => () => undefined },
     secrets: { add: () => undefined, redact: (text: string) => text },
-    projectTrusted: false,
     onDispose: () => undefined,
     childSessions: { create: () => undefined as never },
-    agentDirs: [],
+    project: { dir: "/p/.zi", trusted: false, untrustedReason: "untrusted" },
     report: async () => undefined,
   } satisfies PluginServices;
   const extensionHost = new ExtensionHost({ session, loader: new ExtensionModuleLoader(false), cwd: "/p", ziHome: "/h", log: () => undefined, pluginServices: services });
