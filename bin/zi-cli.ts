@@ -68,6 +68,24 @@ if (parsed === "help") {
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");
   code = await new JsonMain(parsed, createModule, output, log).run();
+} else if (parsed.mode === "acp") {
+  const [{ AcpMain }, { ZiPaths }] = await Promise.all([import("../core/acp/acp-main.js"), import("../core/config/zi-paths.js")]);
+  // One ZI_HOME for every session, whatever each session's cwd (a relative ZI_HOME is taken from Zi's own cwd).
+  const paths = new ZiPaths({ env: process.env, cwd: process.cwd() });
+  const env = { ...process.env, ZI_HOME: paths.ziHome };
+  // Each ACP session gets its own plugin instances (work plans and delegation keep per-session state).
+  const sessionPlugins = async () => {
+    await import("reflect-metadata");
+    return (await import("../plugins/builtin-plugins.js")).builtinPlugins();
+  };
+  const options = parsed;
+  const createSession = async (request: { cwd: string; sessionFile?: string }) => {
+    const module = await AgentSessionModule.create({ ...options, sessionFile: request.sessionFile }, env, request.cwd, sessionPlugins);
+    redactStderr((text) => module.redact(text));
+    await module.restoreModel();
+    return module;
+  };
+  code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }).run();
 } else {
   code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }).run();
 }

@@ -2,7 +2,7 @@
 export class UsageError extends Error {}
 
 export interface ZiOptions {
-  mode: "rpc" | "json";
+  mode: "rpc" | "json" | "acp";
   /** `--mode json` only: the prompt (positional arguments joined by spaces). */
   prompt: string | undefined;
   /** `--model PROVIDER/ID`, `--mode json` only. */
@@ -18,6 +18,7 @@ export interface ZiOptions {
 export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
+  "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]   (Agent Client Protocol over stdio, for editors)",
   "       zi schema",
 ].join("\n");
 
@@ -79,9 +80,14 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     }
   }
   if (mode === undefined) throw new UsageError("--mode is required");
-  if (mode !== "rpc" && mode !== "json") throw new UsageError(`unsupported mode "${mode}"`);
+  if (mode !== "rpc" && mode !== "json" && mode !== "acp") throw new UsageError(`unsupported mode "${mode}"`);
   options.mode = mode;
-  if (mode === "rpc") {
+  if (mode === "acp") {
+    // The editor chooses sessions (session/new, session/load) and models (config options) over ACP.
+    if (positional.length > 0) throw new UsageError("positional arguments are not accepted in acp mode; the editor sends prompts");
+    if (model !== undefined) throw new UsageError("--model is for --mode json; in acp mode the editor picks the model (or set defaultModel)");
+    if (options.noSession || options.sessionFile) throw new UsageError("--no-session and --session are not accepted in acp mode; the editor loads sessions with session/load");
+  } else if (mode === "rpc") {
     if (positional.length > 0) {
       throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
     }

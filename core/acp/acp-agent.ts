@@ -1,0 +1,179 @@
+import { isAbsolute, resolve } from "node:path";
+import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
+import type { SessionModule } from "../boot/session-module.js";
+import { RpcError } from "../kernel/rpc-error.js";
+import { AcpSession } from "./acp-session.js";
+import { AcpSessionStore } from "./acp-session-store.js";
+
+/** Creates the Zi session of one ACP session: a fresh journal in `cwd`, or the given journal resumed. */
+export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<SessionModule>;
+
+/** Idle sessions kept live beyond this many are closed, least recently used first (they can be loaded again). */
+export const MAX_LIVE_SESSIONS = 8;
+
+export interface AcpAgentOptions {
+  createSession: AcpSessionFactory;
+  sessionsDir: string;
+  version: string;
+  log: (message: string) => void;
+}
+
+/**
+ * Zi's ACP agent: one handler per ACP v1 method over a map of live sessions. What `initialize`
+ * advertises is what these handlers do; nothing is advertised ahead of its wiring.
+ */
+export class AcpAgent {
+  private readonly sessions = new Map<string, AcpSession>();
+  private readonly store: AcpSessionStore;
+  private clientCapabilities: acp.ClientCapabilities = {};
+
+  constructor(private readonly options: AcpAgentOptions) {
+    this.store = new AcpSessionStore(options.sessionsDir);
+  }
+
+  /** The SDK app with every handler registered. */
+  app(): acp.AgentApp {
+    return agent({ name: "zi" })
+      .onRequest("initialize", ({ params }) => this.guard(() => this.initialize(params)))
+      .onRequest("session/new", ({ params, client }) => this.guard(() => this.newSession(params, client)))
+      .onRequest("session/load", ({ params, client }) => this.guard(() => this.loadSession(params, client)))
+      .onRequest("session/resume", ({ params, client }) => this.guard(() => this.resumeSession(params, client)))
+      .onRequest("session/list", ({ params }) => this.guard(() => this.store.list(params.cwd ?? undefined, params.cursor ?? undefined)))
+      .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
+      .onRequest("session/prompt", ({ params }) => this.guard(async () => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) })))
+      .onRequest("session/set_config_option", ({ params }) => this.guard(() => this.setConfigOption(params)))
+      .onNotification("session/cancel", ({ params }) => this.guard(() => this.sessions.get(params.sessionId)?.cancel()));
+  }
+
+  initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+    this.clientCapabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+      },
+      agentInfo: { name: "zi", title: "Zi", version: this.options.version },
+      authMethods: [],
+    };
+  }
+
+  /** Interrupts every running prompt and releases every session; for the end of the connection. */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((session) => session.close().catch((error) => this.options.log(`zi: closing session ${session.id}: ${(error as Error).message}`))));
+  }
+
+  /** Running prompts are interrupted (they answer `cancelled`), so that they settle before shutdown. */
+  async cancelAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => session.cancel().catch(() => undefined)));
+  }
+
+  private async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
+    const session = await this.open(absolute(params.cwd), undefined, client, params.mcpServers);
+    return { sessionId: session.id, configOptions: await session.config.list() };
+  }
+
+  private async loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
+    const session = await this.reopen(params.sessionId, absolute(params.cwd), client, params.mcpServers);
+    await session.replay();
+    return { configOptions: await session.config.list() };
+  }
+
+  private async resumeSession(params: acp.ResumeSessionRequest, client: acp.AgentContext): Promise<acp.ResumeSessionResponse> {
+    const session = await this.reopen(params.sessionId, absolute(params.cwd), client, params.mcpServers ?? []);
+    return { configOptions: await session.config.list() };
+  }
+
+  private async reopen(sessionId: string, cwd: string, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
+    const live = this.sessions.get(sessionId);
+    if (live) {
+      if (live.busy) throw RequestError.invalidRequest(undefined, "the session is running a prompt");
+      await this.closeSession(sessionId);
+    }
+    const found = await this.store.find(sessionId);
+    if (found === undefined) throw RequestError.resourceNotFound(sessionId);
+    if (found.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${found.cwd}, not ${cwd}`);
+    return this.open(cwd, found.file, client, mcpServers);
+  }
+
+  private async open(cwd: string, sessionFile: string | undefined, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
+    await this.evictIdle();
+    const module = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
+    const id = module.session.getState().sessionId;
+    const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log);
+    this.sessions.set(id, session);
+    // After the response: an update about a session the editor does not know yet would be dropped.
+    setImmediate(() => {
+      if (mcpServers.length > 0) void this.reportUnconnected(session, mcpServers);
+      void session.announceCommands().catch((error) => this.options.log(`zi: session ${id}: ${(error as Error).message}`));
+    });
+    return session;
+  }
+
+  private async closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
+    const session = this.sessions.get(sessionId);
+    if (session === undefined) throw RequestError.resourceNotFound(sessionId);
+    this.sessions.delete(sessionId);
+    await session.close();
+    return {};
+  }
+
+  private async setConfigOption(params: acp.SetSessionConfigOptionRequest): Promise<acp.SetSessionConfigOptionResponse> {
+    const session = this.session(params.sessionId);
+    if (typeof params.value !== "string") throw RequestError.invalidParams(undefined, `${params.configId} takes a value id`);
+    await session.config.set(params.configId, params.value);
+    return { configOptions: await session.config.list() };
+  }
+
+  private session(sessionId: string): AcpSession {
+    const session = this.sessions.get(sessionId);
+    if (session === undefined) throw RequestError.resourceNotFound(sessionId);
+    return session;
+  }
+
+  private async evictIdle(): Promise<void> {
+    const idle = [...this.sessions.values()].filter((session) => !session.busy).sort((a, b) => a.lastUsed - b.lastUsed);
+    while (this.sessions.size >= MAX_LIVE_SESSIONS && idle.length > 0) await this.closeSession(idle.shift()!.id);
+  }
+
+  /**
+   * Zi has no MCP client yet. Refusing the session would lock out every editor user with MCP servers
+   * configured, and dropping them silently is the trap users of other adapters reported; so the
+   * session starts and the user is told which servers are not connected: a `notice` where the
+   * client presents them, otherwise an agent message, as ACP prescribes.
+   */
+  private async reportUnconnected(session: AcpSession, servers: readonly acp.McpServer[]): Promise<void> {
+    const names = servers.map((server) => server.name).join(", ");
+    const title = `MCP servers not connected: ${names}`;
+    const description = "Zi does not connect MCP servers yet; their tools are not available in this session.";
+    this.options.log(`zi: session ${session.id}: ${title}`);
+    const update: acp.SessionUpdate = this.clientCapabilities.session?.notices
+      ? { sessionUpdate: "notice", severity: "warning", title, description }
+      : { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${title}. ${description}\n` } };
+    await session.send(update).catch(() => undefined);
+  }
+
+  /** Errors the client may see pass; Zi's own failures keep their message; anything else is logged and answered `internal error`. */
+  private async guard<T>(run: () => T | Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      if (error instanceof RpcError) {
+        throw error.code === "not_found" ? RequestError.invalidParams(undefined, error.message) : new RequestError(-32603, error.message);
+      }
+      this.options.log(`zi: acp: ${(error as Error).stack ?? String(error)}`);
+      throw RequestError.internalError(undefined, "internal error");
+    }
+  }
+}
+
+function absolute(cwd: string): string {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got ${JSON.stringify(cwd)}`);
+  return resolve(cwd);
+}

@@ -1,0 +1,151 @@
+import type * as acp from "@agentclientprotocol/sdk";
+import type { AgentSessionEvent, ContextUsage, WorkPlan } from "../wire/session-types.js";
+import { AcpFileSnapshots } from "./acp-file-snapshots.js";
+import { FILE_CHANGING_TOOLS, argumentDiff, toolKind, toolLocations, toolPath, toolResultContent, toolTitle } from "./acp-tool-calls.js";
+
+export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
+
+interface ToolCallBlock {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A Zi work-plan step status as an ACP plan entry status (ACP has no `cancelled`: the title says so). */
+const PLAN_STATUS: ReadonlyMap<string, acp.PlanEntryStatus> = new Map<string, acp.PlanEntryStatus>([
+  ["pending", "pending"],
+  ["in_progress", "in_progress"],
+  ["completed", "completed"],
+  ["cancelled", "completed"],
+]);
+
+export function planUpdate(plan: WorkPlan): acp.SessionUpdate {
+  return {
+    sessionUpdate: "plan",
+    entries: plan.steps.map((step) => ({
+      content: step.status === "cancelled" ? `${step.title} (cancelled)` : step.title,
+      priority: "medium",
+      status: PLAN_STATUS.get(step.status) ?? "pending",
+    })),
+  };
+}
+
+export function usageUpdate(usage: ContextUsage, cost: number): acp.SessionUpdate | undefined {
+  if (usage.type !== "available") return undefined;
+  const update: acp.SessionUpdate = { sessionUpdate: "usage_update", used: usage.tokens, size: usage.contextWindow };
+  return cost > 0 ? { ...update, cost: { amount: cost, currency: "USD" } } : update;
+}
+
+/**
+ * Turns one live session's events into ACP `session/update`s, in order: text and thinking deltas
+ * become message and thought chunks, a reply's tool calls become `tool_call`s (pending) that the tool
+ * runner's start, partial results and end update, work plans become `plan`, and each finished reply
+ * a `usage_update`. The user's own prompt is not echoed: the editor already shows it.
+ */
+export class AcpEventMapper {
+  /** Each announced call's arguments, until it ends. */
+  private readonly calls = new Map<string, Record<string, unknown>>();
+  private readonly snapshots = new AcpFileSnapshots();
+  private cost = 0;
+  /** The stop reason of the last assistant reply (`stop`, `length`, `toolUse`, `aborted`, `error`). */
+  lastStopReason: string | undefined;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly send: SendUpdate,
+    private readonly contextUsage: () => ContextUsage,
+  ) {}
+
+  /** Cost already spent in the transcript (a loaded session), so `usage_update` stays cumulative. */
+  addCost(amount: number): void {
+    this.cost += amount;
+  }
+
+  async handle(event: AgentSessionEvent): Promise<void> {
+    switch (event.type) {
+      case "message_update":
+        return this.delta(event.assistantMessageEvent as { type?: string; delta?: unknown } | undefined);
+      case "message_end":
+        return this.messageEnd(event.message as { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } });
+      case "tool_execution_start":
+        return this.toolStart(event.toolCallId as string, event.toolName as string, (event.args ?? {}) as Record<string, unknown>);
+      case "tool_execution_update":
+        return this.toolProgress(event.toolCallId as string, event.partialResult as { content?: unknown; details?: unknown } | undefined);
+      case "tool_execution_end":
+        return this.toolEnd(event);
+      case "work_plan_changed":
+        return this.send(planUpdate(event.workPlan as WorkPlan));
+      default:
+        return undefined;
+    }
+  }
+
+  private async delta(update: { type?: string; delta?: unknown } | undefined): Promise<void> {
+    if (typeof update?.delta !== "string" || update.delta === "") return;
+    if (update.type === "text_delta") await this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: update.delta } });
+    else if (update.type === "thinking_delta") await this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: update.delta } });
+  }
+
+  private async messageEnd(message: { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } }): Promise<void> {
+    if (message?.role !== "assistant") return;
+    this.lastStopReason = message.stopReason;
+    const cost = message.usage?.cost?.total;
+    if (typeof cost === "number" && Number.isFinite(cost)) this.cost += cost;
+    const blocks = Array.isArray(message.content) ? (message.content as { type?: string }[]) : [];
+    for (const block of blocks) if (block.type === "toolCall") await this.announce(block as ToolCallBlock);
+    const usage = usageUpdate(this.contextUsage(), this.cost);
+    if (usage) await this.send(usage);
+  }
+
+  private async announce(call: ToolCallBlock): Promise<void> {
+    if (this.calls.has(call.id)) return;
+    const args = call.arguments ?? {};
+    this.calls.set(call.id, args);
+    await this.send({
+      sessionUpdate: "tool_call",
+      toolCallId: call.id,
+      title: toolTitle(call.name, args),
+      kind: toolKind(call.name),
+      status: "pending",
+      locations: toolLocations(this.cwd, args),
+      rawInput: args,
+    });
+  }
+
+  private async toolStart(toolCallId: string, toolName: string, args: Record<string, unknown>): Promise<void> {
+    await this.announce({ type: "toolCall", id: toolCallId, name: toolName, arguments: args });
+    const path = FILE_CHANGING_TOOLS.has(toolName) ? toolPath(this.cwd, args) : undefined;
+    if (path !== undefined) await this.snapshots.capture(toolCallId, path);
+    await this.send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
+  }
+
+  private async toolProgress(toolCallId: string, partial: { content?: unknown; details?: unknown } | undefined): Promise<void> {
+    const content = toolResultContent(partial?.content);
+    if (content.length === 0) return;
+    await this.send({ sessionUpdate: "tool_call_update", toolCallId, content, ...(partial?.details === undefined ? {} : { rawOutput: partial.details }) });
+  }
+
+  private async toolEnd(event: AgentSessionEvent): Promise<void> {
+    const toolCallId = event.toolCallId as string;
+    const toolName = event.toolName as string;
+    const result = (event.result ?? {}) as { content?: unknown; details?: unknown };
+    const failed = event.isError === true;
+    const content = toolResultContent(result.content);
+    const args = this.calls.get(toolCallId) ?? {};
+    this.calls.delete(toolCallId);
+    if (FILE_CHANGING_TOOLS.has(toolName) && !failed) {
+      const diff = await this.snapshots.diff(toolCallId);
+      content.unshift(...(diff ? [diff] : argumentDiff(this.cwd, toolName, args)));
+    } else {
+      this.snapshots.forget(toolCallId);
+    }
+    await this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: failed ? "failed" : "completed",
+      content,
+      ...(result.details === undefined ? {} : { rawOutput: result.details }),
+    });
+  }
+}
