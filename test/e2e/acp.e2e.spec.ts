@@ -1,0 +1,283 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { AcpZi } from "../support/acp-zi.js";
+
+const RECORD_EXTENSION = join(process.cwd(), "test/fixtures/record-outcome.extension.mjs");
+let started: AcpZi[] = [];
+
+async function start(options: Parameters<typeof AcpZi.start>[0] = {}): Promise<AcpZi> {
+  const zi = await AcpZi.start(options);
+  started.push(zi);
+  return zi;
+}
+
+/** A project directory (the session's cwd) of its own. */
+function project(): string {
+  const dir = AcpZi.dir("zi-acp-project-");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const kinds = (updates: acp.SessionUpdate[]) => updates.map((update) => update.sessionUpdate);
+
+afterEach(async () => {
+  // Every message Zi wrote in the test, checked against the v1 schema shipped in the SDK.
+  const problems = started.flatMap((zi) => zi.schemaProblems());
+  started = [];
+  AcpZi.killAll();
+  expect(problems).toEqual([]);
+});
+
+describe("zi --mode acp, driven by the official ACP SDK client", () => {
+  it("the issue's check: initialize, session/new, prompt hello, a cancelled second prompt ends, session/list shows the session", async () => {
+    const zi = await start();
+    const init = await zi.initialize();
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+    const cwd = project();
+    const { sessionId } = await zi.newSession(cwd);
+    const first = await zi.prompt(sessionId, "hello");
+    expect(first.stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId)).toBe("Echo: hello");
+    expect(kinds(zi.updatesOf(sessionId))).toContain("agent_message_chunk");
+
+    const second = zi.prompt(sessionId, "again");
+    await zi.agent.notify("session/cancel", { sessionId });
+    expect(["cancelled", "end_turn"]).toContain((await second).stopReason);
+
+    const list = await zi.agent.request("session/list", { cwd });
+    expect(list.sessions.map((session) => session.sessionId)).toEqual([sessionId]);
+    expect(list.sessions[0]).toMatchObject({ cwd, title: "hello" });
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("advertises only what is wired: no images, no audio, no MCP transports; embedded context, list, resume, close", async () => {
+    const zi = await start();
+    const init = await zi.initialize();
+    expect(init.agentCapabilities).toEqual({
+      loadSession: true,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: false, sse: false },
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
+    });
+    expect(init.agentInfo).toMatchObject({ name: "zi" });
+    expect(init.authMethods).toEqual([]);
+  });
+
+  it("cancels mid-run: the prompt answers cancelled once a chunk streamed, and the session takes the next prompt", async () => {
+    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "a long and slow reply that never finishes in time", tokensPerSecond: 2 }] } });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    const running = zi.prompt(sessionId, "start");
+    await zi.until(() => zi.messageText(sessionId).length > 0);
+    await zi.agent.notify("session/cancel", { sessionId });
+    expect((await running).stopReason).toBe("cancelled");
+    const next = await zi.prompt(sessionId, "after");
+    expect(next.stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId)).toContain("Echo: after");
+  });
+
+  it("maps tool calls: kind, title, locations, pending → in_progress → completed with the whole file's diff; failures; the plan; usage", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "notes.txt"), "one\ntwo\n");
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: {
+        responses: [
+          {
+            thinking: "let me think",
+            toolCalls: [
+              { id: "w1", name: "write", arguments: { path: "new.txt", content: "fresh\n" } },
+              { id: "e1", name: "edit", arguments: { path: "notes.txt", oldText: "two", newText: "TWO" } },
+              { id: "r1", name: "read", arguments: { path: "missing.txt" } },
+              { id: "p1", name: "update_plan", arguments: { steps: [{ title: "write", status: "completed" }, { title: "report", status: "in_progress" }, { title: "skip", status: "cancelled" }] } },
+            ],
+          },
+          { text: "done" },
+        ],
+      },
+    });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(cwd);
+    expect((await zi.prompt(sessionId, "work")).stopReason).toBe("end_turn");
+    const updates = zi.updatesOf(sessionId);
+    expect(updates).toContainEqual({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: expect.any(String) } });
+    const thought = updates.flatMap((u) => (u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+    expect(thought).toBe("let me think");
+
+    const of = (id: string) => updates.filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+    const write = of("w1");
+    expect(write[0]).toMatchObject({ sessionUpdate: "tool_call", title: "Write new.txt", kind: "edit", status: "pending", locations: [{ path: join(cwd, "new.txt") }] });
+    expect(write.map((u) => (u as { status?: string }).status)).toEqual(["pending", "in_progress", "completed"]);
+    expect((write[2] as acp.ToolCallUpdate).content?.[0]).toEqual({ type: "diff", path: join(cwd, "new.txt"), oldText: null, newText: "fresh\n" });
+    const edit = of("e1");
+    expect(edit[0]).toMatchObject({ kind: "edit", title: "Edit notes.txt" });
+    expect((edit.at(-1) as acp.ToolCallUpdate).content?.[0]).toEqual({ type: "diff", path: join(cwd, "notes.txt"), oldText: "one\ntwo\n", newText: "one\nTWO\n" });
+    const read = of("r1");
+    expect(read[0]).toMatchObject({ kind: "read", title: "Read missing.txt" });
+    expect(read.at(-1)).toMatchObject({ status: "failed" });
+    expect((read.at(-1) as acp.ToolCallUpdate).content?.[0]).toMatchObject({ type: "content", content: { type: "text" } });
+    expect(of("p1")[0]).toMatchObject({ kind: "think" });
+    expect(updates).toContainEqual({
+      sessionUpdate: "plan",
+      entries: [
+        { content: "write", priority: "medium", status: "completed" },
+        { content: "report", priority: "medium", status: "in_progress" },
+        { content: "skip (cancelled)", priority: "medium", status: "completed" },
+      ],
+    });
+    expect(updates.filter((u) => u.sessionUpdate === "usage_update").length).toBe(2);
+    expect(zi.messageText(sessionId)).toBe("done");
+  });
+
+  it("session/load replays the journal as updates, in a new process; session/list filters by cwd; resume and close", async () => {
+    const home = AcpZi.dir();
+    const cwd = project();
+    const other = project();
+    const script = { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }] }, { text: "wrote it" }] };
+    const first = await start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: script });
+    await first.initialize();
+    const { sessionId } = await first.newSession(cwd);
+    await first.prompt(sessionId, "write a");
+    const { sessionId: elsewhere } = await first.newSession(other);
+    await first.prompt(elsewhere, "hi there");
+    expect(await first.close()).toBe(0);
+
+    // The second process's script is spent: faux/scripted echoes.
+    const zi = await start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [] } });
+    await zi.initialize();
+    expect((await zi.agent.request("session/list", { cwd })).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+    expect((await zi.agent.request("session/list", {})).sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, elsewhere].sort());
+    const loaded = await zi.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    expect(loaded.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "faux/scripted" });
+    const replay = zi.updatesOf(sessionId);
+    expect(replay[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "write a" } });
+    expect(replay).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "w1", kind: "edit", title: "Write a.txt" }));
+    expect(replay).toContainEqual(
+      expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "w1", status: "completed", content: expect.arrayContaining([{ type: "diff", path: join(cwd, "a.txt"), oldText: null, newText: "A\n" }]) }),
+    );
+    expect(zi.messageText(sessionId)).toBe("wrote it");
+    // The loaded session goes on: its journal grows.
+    const mark = zi.updates.length;
+    expect((await zi.prompt(sessionId, "more")).stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId, mark)).toBe("Echo: more");
+
+    await expect(zi.agent.request("session/load", { sessionId, cwd: other, mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.agent.request("session/load", { sessionId: "no-such-session", cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+
+    const before = zi.updates.length;
+    await zi.agent.request("session/resume", { sessionId: elsewhere, cwd: other });
+    expect(zi.updatesOf(elsewhere, before).filter((u) => u.sessionUpdate !== "available_commands_update")).toEqual([]);
+    await zi.agent.request("session/close", { sessionId: elsewhere });
+    await expect(zi.prompt(elsewhere, "closed")).rejects.toMatchObject({ code: -32002 });
+    expect(await zi.close()).toBe(0);
+    const journal = readdirSync(join(home, "sessions")).find((name) => name.endsWith(`_${sessionId}.jsonl`))!;
+    expect(readFileSync(join(home, "sessions", journal), "utf8")).toContain("Echo: more");
+  });
+
+  it("model and thinking through config options", async () => {
+    const zi = await start({ fauxScript: { responses: [] } });
+    await zi.initialize();
+    const created = await zi.newSession(project());
+    const model = created.configOptions?.find((option) => option.id === "model");
+    expect(model).toMatchObject({ category: "model", type: "select", currentValue: "faux/echo" });
+    expect(JSON.stringify(model)).toContain("faux/scripted");
+    expect(created.configOptions?.some((option) => option.id === "thought_level")).toBe(false);
+    const set = await zi.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "model", value: "faux/scripted" });
+    expect(set.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "faux/scripted" });
+    expect(set.configOptions.find((option) => option.id === "thought_level")).toMatchObject({ category: "thought_level", type: "select" });
+    const thinking = await zi.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "thought_level", value: "high" });
+    expect(thinking.configOptions.find((option) => option.id === "thought_level")).toMatchObject({ currentValue: "high" });
+    await expect(zi.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "model", value: "faux/nope" })).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("slash commands: command.list as available_commands_update, /name args invokes the command", async () => {
+    const zi = await start({ extensions: [RECORD_EXTENSION] });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+    const commands = zi.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update") as acp.AvailableCommandsUpdate;
+    expect(commands.availableCommands).toEqual(expect.arrayContaining([{ name: "record", description: "records an operation outcome" }]));
+    const mark = zi.updates.length;
+    expect((await zi.prompt(sessionId, "/record abc")).stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId, mark)).toBe("recorded abc");
+    // An unknown /name is an ordinary prompt.
+    expect((await zi.prompt(sessionId, "/nothing here")).stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId, mark)).toContain("Echo: /nothing here");
+  });
+
+  it("prompt content: resource links become mentions, embedded text resources are quoted; images and blobs are refused", async () => {
+    const zi = await start();
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    await zi.prompt(sessionId, [
+      { type: "text", text: "look at" },
+      { type: "resource_link", uri: "file:///src/a%20b.ts", name: "a b.ts" },
+      { type: "resource", resource: { uri: "file:///src/c.ts", text: "const c = 1;" } },
+    ]);
+    expect(zi.messageText(sessionId)).toBe('Echo: look at\n@/src/a b.ts\n<context uri="file:///src/c.ts">\nconst c = 1;\n</context>');
+    await expect(zi.prompt(sessionId, [{ type: "image", data: "aGk=", mimeType: "image/png" }])).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.prompt(sessionId, [{ type: "resource", resource: { uri: "file:///x.bin", blob: "aGk=" } }])).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("MCP servers it cannot connect are reported to the user, never silently dropped", async () => {
+    const zi = await start();
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project(), [{ name: "files", command: "/bin/true", args: [], env: [] }]);
+    await zi.until(() => zi.messageText(sessionId).includes("MCP servers not connected: files"));
+    const withNotices = await start();
+    await withNotices.initialize({ session: { notices: {} } });
+    const second = await withNotices.newSession(project(), [{ name: "files", command: "/bin/true", args: [], env: [] }]);
+    await withNotices.until(() => withNotices.updatesOf(second.sessionId).some((u) => u.sessionUpdate === "notice"));
+    expect(withNotices.updatesOf(second.sessionId).find((u) => u.sessionUpdate === "notice")).toMatchObject({ severity: "warning", title: "MCP servers not connected: files" });
+  });
+
+  it("a failed model call answers the prompt with a JSON-RPC error carrying the provider's message", async () => {
+    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ error: { message: "provider exploded" } }] } });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    await expect(zi.prompt(sessionId, "go")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("provider exploded") });
+  });
+
+  it("the schema check is not vacuous: a malformed update, result or stray line is reported", () => {
+    const requests = new Map<unknown, string>([[1, "session/prompt"]]);
+    expect(AcpZi.schemaProblemsOf([{ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk" } } }], requests)).not.toEqual([]);
+    expect(AcpZi.schemaProblemsOf([{ jsonrpc: "2.0", id: 1, result: { stopReason: "done" } }], requests)).not.toEqual([]);
+    expect(AcpZi.schemaProblemsOf([{ notJson: "hello" }], requests)).not.toEqual([]);
+    expect(AcpZi.schemaProblemsOf([{ jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } }], requests)).toEqual([]);
+  });
+
+  it("bad input gets JSON-RPC errors and never a crash; stdout carries only JSON-RPC", async () => {
+    const zi = await start();
+    zi.writeRaw("{ not json\n");
+    zi.writeRaw("[1,2]\n");
+    await expect(zi.agent.request("session/new", { cwd: "/tmp", mcpServers: [] })).rejects.toMatchObject({ code: -32600 });
+    await zi.initialize();
+    await expect(zi.agent.request("no/such/method", {})).rejects.toMatchObject({ code: -32601 });
+    await expect(zi.agent.request("session/new", { cwd: 42 })).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002 });
+    const { sessionId } = await zi.newSession(project());
+    expect((await zi.prompt(sessionId, "still alive")).stopReason).toBe("end_turn");
+    expect(zi.written.filter((message) => message.id === null).map((message) => (message.error as { code: number }).code)).toEqual([-32700, -32600]);
+    expect(zi.written.every((message) => message.jsonrpc === "2.0")).toBe(true);
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("stdin closing mid-run ends Zi with exit code 0 and the journal intact", async () => {
+    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow slow", tokensPerSecond: 2 }] } });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    void zi.prompt(sessionId, "keep this prompt").catch(() => undefined);
+    await zi.until(() => zi.messageText(sessionId).length > 0);
+    expect(await zi.close()).toBe(0);
+    const journal = readdirSync(join(zi.home, "sessions")).find((name) => name.endsWith(`_${sessionId}.jsonl`))!;
+    const entries = readFileSync(join(zi.home, "sessions", journal), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(entries[0]).toMatchObject({ type: "session", sessionId });
+    expect(entries.some((entry) => entry.type === "message" && entry.message.role === "user" && JSON.stringify(entry.message.content).includes("keep this prompt"))).toBe(true);
+  });
+});
