@@ -26,6 +26,19 @@ describe("CliOptions", () => {
     });
   });
 
+  it("parses --mode acp with extensions, a faux script and project trust; refuses what the editor decides (prompt, model, session)", () => {
+    expect(parse(["--mode", "acp", "--extension", "a.ts", "--faux-script", "f.json", "--trust-project"])).toMatchObject({
+      mode: "acp",
+      extensions: ["a.ts"],
+      fauxScript: "f.json",
+      trustProject: true,
+    });
+    expect(refusal(["--mode", "acp", "hello"])).toMatch(/positional/);
+    expect(refusal(["--mode", "acp", "--model", "faux/echo"])).toMatch(/--model/);
+    expect(refusal(["--mode", "acp", "--session", "s.jsonl"])).toMatch(/session\/load/);
+    expect(refusal(["--mode", "acp", "--no-session"])).toMatch(/session\/load/);
+  });
+
   it("takes --trust-project as a plain switch (it takes no value)", () => {
     expect(parse(["--mode", "rpc", "--trust-project"])).toMatchObject({ trustProject: true });
     expect(parse(["--mode", "json", "--trust-project", "hello"])).toMatchObject({ trustProject: true, prompt: "hello" });
