@@ -18,7 +18,7 @@ export interface ZiOptions {
 export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
-  "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]   (Agent Client Protocol over stdio, for editors)",
+  "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi schema",
 ].join("\n");
 
