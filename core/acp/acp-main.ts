@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { OutputSink } from "../kernel/output-sink.js";
+import { RPC_LIMITS } from "../wire/limits.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
 
 const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
@@ -39,7 +40,8 @@ export class AcpMain {
   async run(): Promise<number> {
     const agent = new AcpAgent({ ...this.options, log: this.io.log });
     const input = Readable.toWeb(this.io.input as Readable) as ReadableStream<Uint8Array>;
-    const connection = agent.app().connect(ndJsonStream(this.writable(), input));
+    // The same record bound as RPC mode: a longer line ends the connection, and Zi shuts down.
+    const connection = agent.app().connect(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes }));
     let signalCode: number | undefined;
     const signalled = new Promise<void>((resolve) => {
       for (const [signal, code] of SIGNAL_EXIT_CODES) {
@@ -55,7 +57,10 @@ export class AcpMain {
     await within(this.drained(), FLUSH_MS);
     connection.close();
     await within(agent.closeAll(), DISPOSE_MS);
-    return signalCode ?? 0;
+    // An oversized record is fatal framing, as in RPC mode: exit 1.
+    const framing = connection.signal.reason instanceof MessageTooLargeError;
+    if (framing) this.io.log(`zi: ${(connection.signal.reason as Error).message}; shutting down`);
+    return signalCode ?? (framing ? 1 : 0);
   }
 
   /** stdout as a web stream whose writes complete once the bytes have left the process (backpressure). */

@@ -142,6 +142,9 @@ export class AcpSession {
   }
 
   private async runCommand(name: string, args: string): Promise<acp.StopReason> {
+    // Checked right before the invoke, which registers the command with the session synchronously:
+    // a cancel is either seen here or interrupts the command.
+    if (this.cancelled) return "cancelled";
     const feedback = await this.module.commands.invoke(name, args);
     if (feedback.message) await this.notify({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: feedback.message } });
     await this.module.session.awaitIdle(undefined, new AbortController().signal);

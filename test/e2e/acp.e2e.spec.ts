@@ -268,6 +268,30 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(await zi.close()).toBe(0);
   });
 
+  it("a cancel during a slash command interrupts it and answers cancelled", async () => {
+    const zi = await start({ extensions: [RECORD_EXTENSION] });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+    const hanging = zi.prompt(sessionId, "/hang");
+    // The command is running once its title update is out (sent just before it is invoked).
+    await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update"));
+    await zi.agent.notify("session/cancel", { sessionId });
+    expect((await hanging).stopReason).toBe("cancelled");
+  });
+
+  it("SIGTERM ends Zi with 143; a record over 16 MiB is fatal framing (exit 1)", async () => {
+    const zi = await start();
+    await zi.initialize();
+    zi.child.kill("SIGTERM");
+    expect(await zi.exited).toBe(143);
+    const big = await start();
+    await big.initialize();
+    big.writeRaw(`${"x".repeat(16 * 1024 * 1024 + 1)}\n`);
+    expect(await big.exited).toBe(1);
+    expect(big.stderr).toContain("exceeds");
+  });
+
   it("stdin closing mid-run ends Zi with exit code 0 and the journal intact", async () => {
     const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow slow", tokensPerSecond: 2 }] } });
     await zi.initialize();
