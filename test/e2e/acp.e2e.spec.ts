@@ -133,6 +133,30 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(zi.messageText(sessionId)).toBe("done");
   });
 
+  it("delegation: the delegate call's progress streams as tool_call_updates, and its result completes it", async () => {
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: {
+        responses: [
+          { toolCalls: [{ id: "d1", name: "delegate", arguments: { tasks: [{ profile: "explore", task: "Where are the docs?" }] } }] },
+          { profile: "explore", text: "The docs are in docs/." },
+          { text: "reported back" },
+        ],
+      },
+    });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    expect((await zi.prompt(sessionId, "delegate")).stopReason).toBe("end_turn");
+    const calls = zi.updatesOf(sessionId).filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === "d1");
+    expect(calls[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "think", title: "Delegate to subagents", status: "pending" });
+    const progress = calls.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === undefined);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(JSON.stringify(progress[0])).toContain("explore");
+    expect(calls.at(-1)).toMatchObject({ status: "completed" });
+    expect(JSON.stringify(calls.at(-1))).toContain("The docs are in docs/.");
+    expect(zi.messageText(sessionId)).toBe("reported back");
+  });
+
   it("session/load replays the journal as updates, in a new process; session/list filters by cwd; resume and close", async () => {
     const home = AcpZi.dir();
     const cwd = project();
