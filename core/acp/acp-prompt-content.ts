@@ -28,7 +28,9 @@ export function promptText(blocks: readonly acp.ContentBlock[]): string {
         throw RequestError.invalidParams(undefined, `${block.type} content is not supported in prompts`);
     }
   }
-  return parts.join("\n");
+  const text = parts.join("\n");
+  if (text.trim() === "") throw RequestError.invalidParams(undefined, "the prompt is empty");
+  return text;
 }
 
 /** `@/abs/path` for a local file, else the link in Markdown form. */

@@ -25,6 +25,7 @@ export class AcpSession {
   private readonly startup: Promise<void>;
   private running = false;
   private cancelled = false;
+  private closed = false;
   private titled: boolean;
   private runEnded: ((event: AgentSessionEvent) => void) | undefined;
   lastUsed = Date.now();
@@ -87,7 +88,7 @@ export class AcpSession {
       await this.module.session.prompt({ delivery: "direct", text });
       if (this.cancelled) await this.module.session.interrupt();
       const end = await ended;
-      await this.module.session.awaitIdle(undefined, new AbortController().signal);
+      if (!this.closed) await this.module.session.awaitIdle(undefined, new AbortController().signal);
       if (this.cancelled || end.reason === "interrupted") return "cancelled";
       if (end.reason === "failed") throw new RequestError(-32603, typeof end.errorMessage === "string" ? end.errorMessage : "the model call failed");
       return this.mapper.lastStopReason === "length" ? "max_tokens" : "end_turn";
@@ -112,8 +113,11 @@ export class AcpSession {
   /** Ends the session: interrupt, then release its journal and providers. */
   async close(): Promise<void> {
     this.cancelled = this.running;
+    this.closed = true;
     await this.module.cancel().catch(() => undefined);
     this.unsubscribe();
+    // The run's own agent_end may not reach this session any more: the prompt answers now.
+    this.runEnded?.({ type: "agent_end", reason: "interrupted" });
     await this.module.dispose();
   }
 

@@ -196,6 +196,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     await zi.agent.request("session/resume", { sessionId: elsewhere, cwd: other });
     expect(zi.updatesOf(elsewhere, before).filter((u) => u.sessionUpdate !== "available_commands_update")).toEqual([]);
     await zi.agent.request("session/close", { sessionId: elsewhere });
+    await expect(zi.agent.request("session/close", { sessionId: elsewhere })).resolves.toEqual({});
     await expect(zi.prompt(elsewhere, "closed")).rejects.toMatchObject({ code: -32002 });
     expect(await zi.close()).toBe(0);
     const journal = readdirSync(join(home, "sessions")).find((name) => name.endsWith(`_${sessionId}.jsonl`))!;
@@ -245,6 +246,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     ]);
     expect(zi.messageText(sessionId)).toBe('Echo: look at\n@/src/a b.ts\n<context uri="file:///src/c.ts">\nconst c = 1;\n</context>');
     await expect(zi.prompt(sessionId, [{ type: "image", data: "aGk=", mimeType: "image/png" }])).rejects.toMatchObject({ code: -32602 });
+    await expect(zi.prompt(sessionId, [])).rejects.toMatchObject({ code: -32602 });
     await expect(zi.prompt(sessionId, [{ type: "resource", resource: { uri: "file:///x.bin", blob: "aGk=" } }])).rejects.toMatchObject({ code: -32602 });
   });
 
@@ -302,6 +304,16 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update"));
     await zi.agent.notify("session/cancel", { sessionId });
     expect((await hanging).stopReason).toBe("cancelled");
+  });
+
+  it("session/close during a prompt answers it cancelled", async () => {
+    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow", tokensPerSecond: 2 }] } });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    const running = zi.prompt(sessionId, "start");
+    await zi.until(() => zi.messageText(sessionId).length > 0);
+    await zi.agent.request("session/close", { sessionId });
+    expect((await running).stopReason).toBe("cancelled");
   });
 
   it("SIGTERM ends Zi with 143; a record over 16 MiB is fatal framing (exit 1)", async () => {
