@@ -121,8 +121,10 @@ export class AcpZi {
         buffered = buffered.slice(newline + 1);
         if (self) self.record(line);
         else pendingLines.push(line);
+        // An error answered with `id: null` (to input the test wrote raw) is recorded, not handed to the
+        // SDK client, which would only log that it matches no request of its own.
+        if (!/^\{"jsonrpc":"2.0","id":null,/.test(line)) toClient.write(`${line}\n`);
       }
-      toClient.write(chunk);
     });
     child.stdout.on("end", () => toClient.end());
     const tap = new PassThrough();
