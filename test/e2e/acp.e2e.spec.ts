@@ -203,6 +203,18 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(readFileSync(join(home, "sessions", journal), "utf8")).toContain("Echo: more");
   });
 
+  it("past 8 live sessions the least recently used idle one is closed, and session/load brings it back", async () => {
+    const zi = await start();
+    await zi.initialize();
+    const cwd = project();
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) ids.push((await zi.newSession(cwd)).sessionId);
+    await expect(zi.prompt(ids[0]!, "evicted?")).rejects.toMatchObject({ code: -32002 });
+    expect((await zi.prompt(ids[8]!, "live")).stopReason).toBe("end_turn");
+    await zi.agent.request("session/load", { sessionId: ids[0]!, cwd, mcpServers: [] });
+    expect((await zi.prompt(ids[0]!, "back")).stopReason).toBe("end_turn");
+  });
+
   it("model and thinking through config options", async () => {
     const zi = await start({ fauxScript: { responses: [] } });
     await zi.initialize();
