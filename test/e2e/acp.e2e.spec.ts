@@ -306,6 +306,19 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(await zi.close()).toBe(0);
   });
 
+  it("what an extension prints goes to stderr, never into the protocol", async () => {
+    const dir = project();
+    const noisy = join(dir, "noisy.extension.mjs");
+    writeFileSync(noisy, 'export default () => { console.log("noise on console.log"); process.stdout.write("noise on stdout\\n"); };\n');
+    const zi = await start({ extensions: [noisy] });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    expect((await zi.prompt(sessionId, "quiet?")).stopReason).toBe("end_turn");
+    expect(zi.rawLines.some((line) => line.includes("noise"))).toBe(false);
+    // stderr is another pipe: its bytes may arrive after the answer.
+    await zi.until(() => zi.stderr.includes("noise on console.log") && zi.stderr.includes("noise on stdout"));
+  });
+
   it("a cancel during a slash command interrupts it and answers cancelled", async () => {
     const zi = await start({ extensions: [RECORD_EXTENSION] });
     await zi.initialize();
@@ -337,7 +350,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     await big.initialize();
     big.writeRaw(`${"x".repeat(16 * 1024 * 1024 + 1)}\n`);
     expect(await big.exited).toBe(1);
-    expect(big.stderr).toContain("exceeds");
+    await big.until(() => big.stderr.includes("exceeds"));
   });
 
   it("stdin closing mid-run ends Zi with exit code 0 and the journal intact", async () => {

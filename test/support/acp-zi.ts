@@ -149,7 +149,10 @@ export class AcpZi {
       });
     const connection = app.connect(stream);
     self = new AcpZi(child, connection.agent, connection, home);
-    child.stderr.on("data", (chunk: Buffer) => (self!.stderr += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => {
+      self!.stderr += chunk.toString("utf8");
+      for (const wake of self!.waiters.splice(0)) wake();
+    });
     for (const line of pendingLines) self.record(line);
     AcpZi.live.add(self);
     void self.exited.then(() => AcpZi.live.delete(self!));
@@ -185,7 +188,7 @@ export class AcpZi {
       .join("");
   }
 
-  /** Resolves once `condition` holds, re-checked on every update Zi sends (no sleeps). */
+  /** Resolves once `condition` holds, re-checked on every update and every stderr chunk Zi sends (no sleeps). */
   async until(condition: () => boolean): Promise<void> {
     while (!condition()) await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
