@@ -105,7 +105,8 @@ export class AcpAgent {
     await this.evictIdle();
     const module = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
     const id = module.session.getState().sessionId;
-    const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log);
+    const notices = Boolean(this.clientCapabilities.session?.notices);
+    const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, notices);
     this.sessions.set(id, session);
     // After the response: an update about a session the editor does not know yet would be dropped.
     setImmediate(() => {

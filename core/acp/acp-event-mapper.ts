@@ -55,6 +55,8 @@ export class AcpEventMapper {
     private readonly cwd: string,
     private readonly send: SendUpdate,
     private readonly contextUsage: () => ContextUsage,
+    /** The client presents `notice` updates (`session.notices`): retries and broken extensions are shown there. */
+    private readonly notices = false,
   ) {}
 
   /** Cost already spent in the transcript (a loaded session), so `usage_update` stays cumulative. */
@@ -76,9 +78,18 @@ export class AcpEventMapper {
         return this.toolEnd(event);
       case "work_plan_changed":
         return this.send(planUpdate(event.workPlan as WorkPlan));
+      case "auto_retry_start":
+        return this.notice("warning", `Retrying the model call (attempt ${String(event.attempt)} of ${String(event.maxAttempts)})`, event.errorMessage);
+      case "extension_error":
+        return this.notice("error", `Extension ${String(event.extension)} failed`, event.error);
       default:
         return undefined;
     }
+  }
+
+  private async notice(severity: "warning" | "error", title: string, description: unknown): Promise<void> {
+    if (!this.notices) return;
+    await this.send({ sessionUpdate: "notice", severity, title, ...(typeof description === "string" ? { description } : {}) });
   }
 
   private async delta(update: { type?: string; delta?: unknown } | undefined): Promise<void> {

@@ -36,8 +36,9 @@ export class AcpSession {
     private readonly module: SessionModule,
     private readonly notify: SessionNotifier,
     private readonly log: (message: string) => void,
+    notices = false,
   ) {
-    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage);
+    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, notices);
     this.config = new AcpConfigOptions(module.session, module.models, module.thinking);
     this.titled = module.session.getState().messageCount > 0;
     this.unsubscribe = module.events.subscribe((event) => this.onEvent(event));

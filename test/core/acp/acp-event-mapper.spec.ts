@@ -7,10 +7,10 @@ import { AcpEventMapper, planUpdate, usageUpdate } from "../../../core/acp/acp-e
 import { MAX_TOOL_TEXT_CHARS, argumentDiff, clipToolText, toolKind, toolTitle } from "../../../core/acp/acp-tool-calls.js";
 import type { ContextUsage } from "../../../core/wire/session-types.js";
 
-function mapper(usage: ContextUsage = { type: "unavailable", reason: "no_usage" }) {
+function mapper(usage: ContextUsage = { type: "unavailable", reason: "no_usage" }, notices = false) {
   const cwd = mkdtempSync(join(tmpdir(), "zi-acp-map-"));
   const sent: acp.SessionUpdate[] = [];
-  const map = new AcpEventMapper(cwd, async (update) => void sent.push(update), () => usage);
+  const map = new AcpEventMapper(cwd, async (update) => void sent.push(update), () => usage, notices);
   return { cwd, sent, map };
 }
 
@@ -63,6 +63,24 @@ describe("AcpEventMapper", () => {
     await map.handle({ type: "message_end", message: { role: "assistant", content: [], usage: { cost: { total: 0.25 } }, stopReason: "stop" } });
     expect(sent).toEqual([{ sessionUpdate: "usage_update", used: 1200, size: 200_000, cost: { amount: 0.75, currency: "USD" } }]);
     expect(usageUpdate({ type: "unavailable", reason: "no_model" }, 1)).toBeUndefined();
+  });
+});
+
+describe("AcpEventMapper notices", () => {
+  it("retries and broken extensions become notices only for a client that presents them", async () => {
+    const retry = { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" };
+    const broken = { type: "extension_error", extension: "/x/bad.ts", error: "SyntaxError" };
+    const silent = mapper();
+    await silent.map.handle(retry);
+    await silent.map.handle(broken);
+    expect(silent.sent).toEqual([]);
+    const shown = mapper(undefined, true);
+    await shown.map.handle(retry);
+    await shown.map.handle(broken);
+    expect(shown.sent).toEqual([
+      { sessionUpdate: "notice", severity: "warning", title: "Retrying the model call (attempt 1 of 3)", description: "overloaded" },
+      { sessionUpdate: "notice", severity: "error", title: "Extension /x/bad.ts failed", description: "SyntaxError" },
+    ]);
   });
 });
 
