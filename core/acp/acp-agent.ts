@@ -143,15 +143,16 @@ export class AcpAgent {
   }
 
   /**
-   * Zi has no MCP client yet. Refusing the session would lock out every editor user with MCP servers
-   * configured, and dropping them silently is the trap users of other adapters reported; so the
-   * session starts and the user is told which servers are not connected: a `notice` where the
-   * client presents them, otherwise an agent message, as ACP prescribes.
+   * The MCP servers an editor passes in `session/new` are not handed to Zi's MCP plugin yet (it landed
+   * too late for this front end; the servers of `mcp.json` do load in every ACP session). Refusing the
+   * session would lock out every editor user with MCP servers configured, and dropping them silently is
+   * the trap users of other adapters reported; so the session starts and the user is told which
+   * servers are not connected: a `notice` where the client presents them, otherwise an agent message.
    */
   private async reportUnconnected(session: AcpSession, servers: readonly acp.McpServer[]): Promise<void> {
     const names = servers.map((server) => server.name).join(", ");
     const title = `MCP servers not connected: ${names}`;
-    const description = "Zi does not connect MCP servers yet; their tools are not available in this session.";
+    const description = "Zi does not yet connect MCP servers passed by the editor; list them in ZI_HOME/mcp.json or the project's .zi/mcp.json instead.";
     this.options.log(`zi: session ${session.id}: ${title}`);
     const update: acp.SessionUpdate = this.clientCapabilities.session?.notices
       ? { sessionUpdate: "notice", severity: "warning", title, description }
