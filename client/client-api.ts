@@ -5,4 +5,5 @@ export { ZiRpcError, type ZiErrorCode, type ZiErrorSource, type ClientErrorCode 
 export { CompletionWatch, type SettledCompletion, type SettleOptions } from "./completion-watch.js";
 export { JournalPager, type Page, type PagerOptions } from "./journal-pager.js";
 export { EventQueue } from "./event-queue.js";
+export { PermissionAnswerer, type PermissionAnswer, type PermissionHandler } from "./permission-answerer.js";
 export type * from "./protocol-types.js";

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { AgentSessionEvent, Delivery, ThinkingLevel } from "../core/wire/session-types.js";
+import type { AgentSessionEvent, Delivery, PermissionDecision, ThinkingLevel } from "../core/wire/session-types.js";
+import { PermissionAnswerer, type PermissionHandler } from "./permission-answerer.js";
 import type {
   CompletionObservation,
   EventModeName,
@@ -146,6 +147,40 @@ export class ZiClient {
 
   selectThinking(level: ThinkingLevel, scope?: "global" | "project") {
     return this.request("thinking.select", scope === undefined ? { level } : { level, scope });
+  }
+
+  /** Sets the client's layer of the tool permission policy; resolves with the effective policy. */
+  setPermissionPolicy(policy: ParamsOf<"permission.set_policy">) {
+    return this.request("permission.set_policy", policy);
+  }
+
+  /** The tool calls waiting for a permission decision. */
+  listPermissions() {
+    return this.request("permission.list");
+  }
+
+  /** Answers one request; Zi answers `not_found` when it was settled meanwhile (interrupt, timeout, another answer). */
+  resolvePermission(requestId: string, decision: PermissionDecision, message?: string) {
+    return this.request("permission.resolve", message === undefined ? { requestId, decision } : { requestId, decision, message });
+  }
+
+  /**
+   * Answers every permission request with `handler`: those raised from now on and those already
+   * waiting. Return a decision (`"allow_once"`, `"allow_always"`, `"deny"`) or `{ decision, message }`;
+   * a throw denies. `onError` hears failures other than a request settled meanwhile (default: ignored).
+   * Returns the function that stops answering. See docs/permissions.md.
+   */
+  onPermissionRequest(handler: PermissionHandler, onError: (error: unknown) => void = () => {}): () => void {
+    const answerer = new PermissionAnswerer(
+      {
+        subscribe: (listener) => this.connection.subscribe(listener),
+        list: () => this.listPermissions(),
+        resolve: (requestId, decision, message) => this.resolvePermission(requestId, decision, message),
+      },
+      handler,
+      onError,
+    );
+    return () => answerer.stop();
   }
 
   /**

@@ -75,6 +75,8 @@ export class AgentSessionModule implements SessionModule {
       compaction: tuning.compaction(),
       systemPrompt: SYSTEM_PROMPT,
     });
+    // One-shot mode has nobody to answer a permission request: such a call is denied at once.
+    if (options.mode === "json") session.approvals.answerable = false;
     const projectTrusted = await isProjectTrusted({
       projectRoot: resolve(cwd),
       trustFlag: options.trustProject,
@@ -86,6 +88,7 @@ export class AgentSessionModule implements SessionModule {
       journalDir: journal.file === null ? null : dirname(journal.file),
       retry: tuning.retry(),
       compaction: tuning.compaction(),
+      toolGuard: session.toolGate.check,
     });
     const extensions = new ExtensionRuntime({
       session,
@@ -97,6 +100,7 @@ export class AgentSessionModule implements SessionModule {
       projectZiDir: paths.projectDir,
       cliPaths: options.extensions,
       projectTrusted,
+      settings,
       untrustedReason: untrustedHint(resolve(cwd)),
       loadPlugins,
       secrets: { add: (value) => registry.credentials.addSecret(value), redact: (text) => registry.credentials.redact(text) },
@@ -134,9 +138,12 @@ export class AgentSessionModule implements SessionModule {
     return this.registry.credentials.redact(text);
   }
 
-  /** The client disconnected: an interrupt, which also discards its queued steering and follow-up input. */
+  /**
+   * The client disconnected (or a signal arrived): an interrupt, which also discards its queued input,
+   * denies every pending permission request and every later one.
+   */
   async cancel(): Promise<void> {
-    await this.session.interrupt();
+    await this.session.interrupt("disconnect");
   }
 
   async dispose(): Promise<void> {

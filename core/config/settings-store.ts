@@ -43,6 +43,11 @@ export class SettingsStore {
     return this.scope("global").get(key);
   }
 
+  /** A key of the project file only (for keys where the two files combine instead of overriding). */
+  getProject(key: string): unknown {
+    return this.scope("project").get(key);
+  }
+
   /** The persisted thinking level, ignoring values that are not a known level. */
   getThinkingLevel(): ThinkingLevel | undefined {
     const value = this.get("thinkingLevel");

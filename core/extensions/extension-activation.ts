@@ -1,5 +1,6 @@
 import { formatWithOptions } from "node:util";
 import type { AgentTool } from "../session/agent-tool.js";
+import type { ToolCallHook } from "../session/tool-call-gate.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import type { ExtensionCommand, ExtensionEventListener, ZiExtension, ZiExtensionApi } from "./extension-api.js";
 import { oneLine } from "./one-line.js";
@@ -15,7 +16,7 @@ export interface ExtensionRegistrar {
   readonly ziHome: string;
   commandOwner(name: string): ExtensionIdentity | undefined;
   toolOwner(name: string): ExtensionIdentity | undefined;
-  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[]): void;
+  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[]): void;
   log(line: string): void;
 }
 
@@ -35,6 +36,7 @@ export class ExtensionActivation {
   private readonly commands = new Map<string, ExtensionCommand>();
   private readonly tools = new Map<string, AgentTool>();
   private readonly subscriptions = new Set<Subscription>();
+  private readonly hooks: ToolCallHook[] = [];
   private rejected: string | undefined;
 
   constructor(
@@ -59,7 +61,7 @@ export class ExtensionActivation {
       this.subscriptions.clear();
       return failure;
     }
-    this.host.commit(this.identity, this.commands, [...this.tools.values()]);
+    this.host.commit(this.identity, this.commands, [...this.tools.values()], this.hooks);
     this.phase = "active";
     for (const subscription of this.subscriptions) subscription.unsubscribe = this.host.session.subscribe(subscription.listener);
     return undefined;
@@ -77,6 +79,7 @@ export class ExtensionActivation {
       ziHome,
       registerCommand: usable((name: string, command: ExtensionCommand) => this.registerCommand(name, command)),
       registerTool: usable((tool: AgentTool) => this.registerTool(tool)),
+      onToolCall: usable((hook: ToolCallHook) => this.onToolCall(hook)),
       appendEntry: usable((customType: string, data?: unknown) => ({ id: session.appendCustomEntry(customType, data).id })),
       sendMessage: usable((message: Parameters<ZiExtensionApi["sendMessage"]>[0]) => ({ id: session.sendCustomMessage(message).id })),
       recordOutcome: usable((outcome: Parameters<ZiExtensionApi["recordOutcome"]>[0]) => session.recordOutcome(outcome)),
@@ -113,6 +116,12 @@ export class ExtensionActivation {
     const owner = this.tools.has(name) ? this.identity : this.host.toolOwner(name);
     if (owner) this.reject(`duplicate tool "${name}": already registered by ${owner.name}`);
     this.tools.set(name, tool);
+  }
+
+  private onToolCall(hook: ToolCallHook): void {
+    this.assertLoading("onToolCall");
+    if (typeof hook !== "function") this.reject("onToolCall(hook): hook must be a function");
+    this.hooks.push(hook);
   }
 
   private on(type: string, listener: ExtensionEventListener): () => void {

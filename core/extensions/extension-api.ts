@@ -7,8 +7,10 @@
  */
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../session/agent-tool.js";
 import type { OutcomeInput } from "../session/extension-records.js";
+import type { ToolCallCheck, ToolCallHook, ToolCallHookContext, ToolCallHookResult } from "../session/tool-call-gate.js";
 import type { AgentSessionEvent, OperationOutcome, SessionState, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 
+export type { ToolCallCheck, ToolCallHook, ToolCallHookContext, ToolCallHookResult };
 export type { AgentTool, AgentToolContext, AgentToolResult, AgentSessionEvent, OperationOutcome, OutcomeInput, SessionState, WorkPlan, WorkPlanStep };
 
 /** The default export of an extension module. It may be async: Zi waits for it (bounded) before serving requests. */
@@ -69,6 +71,14 @@ export interface ZiExtensionApi {
    * when `context.signal` aborts. Only while loading; a taken name fails the extension.
    */
   registerTool(tool: AgentTool): void;
+  /**
+   * A gate before every tool call (the session's and its delegated children's), after the schema
+   * check and before the permission policy. Return nothing to pass, `{ action: "allow" }` to skip the
+   * policy's question (its `deny` rules still apply), `{ action: "deny", message }` (the model reads the
+   * message), or `{ action: "rewrite", args }` (checked against the tool's schema again). A throw
+   * denies. Hooks run in load order; only while loading. See docs/permissions.md.
+   */
+  onToolCall(hook: ToolCallHook): void;
 
   /** Journals a `custom` entry (announced by `entry_appended`); invisible to the model and to message pages. */
   appendEntry(customType: string, data?: unknown): { id: string };

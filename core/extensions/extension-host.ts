@@ -1,4 +1,5 @@
 import type { AgentTool } from "../session/agent-tool.js";
+import type { ToolCallHook } from "../session/tool-call-gate.js";
 import { CommandCatalog } from "./command-catalog.js";
 import type { ExtensionCommand, ZiExtension } from "./extension-api.js";
 import { ExtensionActivation, type ExtensionRegistrar } from "./extension-activation.js";
@@ -108,12 +109,13 @@ export class ExtensionHost implements ExtensionRegistrar {
     return this.tools.get(name);
   }
 
-  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[]): void {
+  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[] = []): void {
     for (const [name, command] of commands) this.commands.add({ name, command, owner });
     for (const tool of tools) {
       this.tools.set(tool.name, owner);
       this.session.registerTool(tool);
     }
+    for (const hook of hooks) this.session.addToolCallHook(owner.name, hook);
   }
 
   log(line: string): void {

@@ -25,6 +25,8 @@ export interface ExtensionRuntimeOptions {
   /** The project trust decision: project extensions load only when true. */
   projectTrusted: boolean;
   /** Why the project is not trusted and how to trust it (reported when its content is skipped). */
+  /** Both settings files, for plugins (`PluginServices.settings`). */
+  settings?: PluginServices["settings"];
   untrustedReason?: string;
   loadPlugins: PluginLoader;
   /** The credential redaction, for values plugins read from user configuration. */
@@ -70,6 +72,7 @@ export class ExtensionRuntime {
         untrustedReason: options.untrustedReason ?? "the project is not trusted",
       },
       report: (source, error, outcome = "skipped") => this.host.reportProblem(source, `was ${outcome}: ${error}`, error),
+      settings: options.settings ?? { getGlobal: () => undefined, getProject: () => undefined },
     };
     this.host = new ExtensionHost({ session, loader, cwd, ziHome, log, pluginServices });
     this.commands = new CommandInvoker(this.host.commands, session, cwd, log);

@@ -5,7 +5,7 @@ import type { ZiExtension } from "./extension-api.js";
 /** What extensions reach of the session (AgentSession in production). */
 export type ExtensionSession = Pick<
   AgentSession,
-  "appendCustomEntry" | "sendCustomMessage" | "recordOutcome" | "replaceWorkPlan" | "registerTool" | "getState" | "subscribe" | "announce" | "removeTool" | "onBeforeModelCall"
+  "appendCustomEntry" | "sendCustomMessage" | "recordOutcome" | "replaceWorkPlan" | "registerTool" | "addToolCallHook" | "getState" | "subscribe" | "announce" | "removeTool" | "onBeforeModelCall"
 >;
 
 /** An idle-only operation that `session.interrupt` aborts (AgentSession.runExclusive). */

@@ -1,6 +1,7 @@
 import type { AgentSession } from "../session/agent-session.js";
 import type { AgentTool } from "../session/agent-tool.js";
 import type { ChildSessionFactory } from "../session/child-session-factory.js";
+import type { SettingsStore } from "../config/settings-store.js";
 
 /** The project's `.zi/` directory, and the one decision whether content found there may load. */
 export interface ProjectContent {
@@ -41,13 +42,15 @@ export interface PluginSecrets {
  * redaction and shutdown work.
  */
 export interface PluginServices {
-  readonly session: Pick<AgentSession, "appendSubagentEntry" | "toolList" | "getState" | "announce">;
+  readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals">;
   readonly childSessions: Pick<ChildSessionFactory, "create">;
   readonly project: ProjectContent;
   /**
    * A user file (or directory) the plugin could not use: one stderr line (`zi: extension <source> was
    * skipped: <error>`, or `was not loaded` for content left out whole) and an `extension_error` event.
    */
+  /** `ZI_HOME/settings.json` and the project's `.zi/settings.json`, read apart (a project may only tighten some keys). */
+  readonly settings: Pick<SettingsStore, "getGlobal" | "getProject">;
   report(source: string, error: string, outcome?: "skipped" | "not loaded"): Promise<void>;
   /** This plugin's run-time tools (each plugin gets its own view). */
   readonly tools: PluginToolSet;

@@ -25,6 +25,7 @@ const TYPE_CHECKS = new Map<string, (entry: Record<string, unknown>) => boolean>
       typeof e.durationMs === "number",
   ],
   ["subagent", () => true],
+  ["permission", () => true],
   ["compaction", (e) => isString(e.summary) && isString(e.firstKeptEntryId)],
 ]);
 

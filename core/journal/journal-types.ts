@@ -11,6 +11,7 @@ export type JournalEntryType =
   | "work_plan"
   | "operation_outcome"
   | "subagent"
+  | "permission"
   | "compaction";
 
 interface EntryBase {
@@ -31,6 +32,7 @@ export type JournalEntry = EntryBase &
     | { type: "work_plan"; workPlan: WorkPlan }
     | ({ type: "operation_outcome" } & Omit<OperationOutcome, "id" | "parentId" | "timestamp">)
     | { type: "subagent"; data: unknown }
+    | { type: "permission"; data: unknown }
     | { type: "compaction"; summary: string; firstKeptEntryId: string; tokensBefore: number }
   );
 

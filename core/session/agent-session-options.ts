@@ -1,3 +1,4 @@
+import type { ToolCallGuard } from "./tool-call-gate.js";
 import type { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
@@ -51,6 +52,8 @@ export interface AgentSessionOptions {
   journal: SessionJournalLike;
   cwd: string;
   tools?: AgentTool[];
+  /** Checks each tool call before it runs; default: this session's own gate. Delegated children get their parent's. */
+  toolGuard?: ToolCallGuard;
   systemPrompt?: string;
   settings?: SessionSettings;
   settingsWriter?: SettingsWriter;

@@ -35,6 +35,8 @@ import type {
   WorkPlanStep,
 } from "../wire/session-types.js";
 import { ToolRunner } from "./tool-runner.js";
+import { ToolApprovals } from "./tool-approvals.js";
+import { ToolCallGate, type ToolCallHook } from "./tool-call-gate.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 
@@ -58,6 +60,10 @@ const refused = (message: string): RpcError => new RpcError("operation_failed", 
 export class AgentSession implements SessionPort {
   readonly models: SessionModels;
   readonly thinking: SessionThinking;
+  /** Every tool call passes it before it runs: extension hooks, then the policy the permissions plugin sets. */
+  readonly toolGate: ToolCallGate;
+  /** Tool calls waiting for a client's decision (in the state as `permissionRequests`). */
+  readonly approvals: ToolApprovals;
   private readonly journal: SessionJournalLike;
   private readonly store: SessionStateStore;
   private readonly tracker = new CompletionTracker();
@@ -79,6 +85,8 @@ export class AgentSession implements SessionPort {
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
     const recorder = new JournalAppender(journal, this.store, this.tracker);
     this.records = new ExtensionRecords(journal, this.store, recorder);
+    this.toolGate = new ToolCallGate(options.cwd);
+    this.approvals = new ToolApprovals(this.store);
     const preferred = journal.thinkingLevel ?? options.settings?.thinkingLevel ?? "off";
     this.thinking = new SessionThinking(runtime, this.store, recorder, preferred, options.settingsWriter);
     this.models = new SessionModels(runtime, this.store, recorder, this.thinking, journal.model, warn);
@@ -90,7 +98,7 @@ export class AgentSession implements SessionPort {
       store: this.store,
       recorder,
       streamer: new AssistantStreamer(runtime, this.store, recorder, journal.sessionId, warn),
-      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd),
+      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd, options.toolGuard ?? this.toolGate.check),
       compactor: this.compactor,
       retry: new RetryPolicy({ ...DEFAULT_RETRY, ...options.retry }),
       systemPrompt: options.systemPrompt,
@@ -171,8 +179,12 @@ export class AgentSession implements SessionPort {
    * run (model stream, running tool, retry wait) or exclusive operation and resolves once it has
    * settled. The queues go first, so nothing from the interrupted cycle starts on its own later;
    * the client has the texts and can resend them. From `failed` it returns the session to `idle`.
+   * Pending permission requests are denied first (announced), so no waiting call runs afterwards;
+   * `disconnect` also denies every later request at once.
    */
-  async interrupt(): Promise<void> {
+  async interrupt(reason: "interrupt" | "disconnect" = "interrupt"): Promise<void> {
+    if (reason === "disconnect") this.approvals.close();
+    else this.approvals.denyAll("interrupt");
     this.store.clearQueues();
     const exclusive = this.exclusive;
     if (exclusive) {
@@ -245,7 +257,7 @@ export class AgentSession implements SessionPort {
   async dispose(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    await this.interrupt();
+    await this.interrupt("disconnect");
     this.releaseIdleWaiters(this.store.setActivity({ type: "disposed" }));
     await this.store.bus.whenDrained();
   }
@@ -286,6 +298,16 @@ export class AgentSession implements SessionPort {
   /** The tools offered to the model now, in registration order. */
   toolList(): AgentTool[] {
     return [...this.tools.values()];
+  }
+
+  /** An extension's gate before each tool call, after those registered earlier (see ToolCallGate). */
+  addToolCallHook(owner: string, hook: ToolCallHook): void {
+    this.toolGate.addHook(owner, hook);
+  }
+
+  /** Permission evidence (a decision, a policy change), journaled and announced like any entry. */
+  appendPermissionEntry(data: Record<string, unknown>): JournalEntry {
+    return this.records.appendPermissionEntry(data);
   }
 
   appendSubagentEntry(data: Record<string, unknown>): JournalEntry {

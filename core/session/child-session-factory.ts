@@ -4,7 +4,8 @@ import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
 import { AgentSession } from "./agent-session.js";
 import type { CompactionSettings, RetrySettings } from "./agent-session-options.js";
-import type { ThinkingLevel } from "../wire/session-types.js";
+import type { DelegationOrigin, ThinkingLevel } from "../wire/session-types.js";
+import type { ToolCallGuard } from "./tool-call-gate.js";
 
 export interface ChildSessionSpec {
   /** The profile's name: it labels the child's model calls (so a faux script can answer them). */
@@ -14,6 +15,8 @@ export interface ChildSessionSpec {
   thinkingLevel: ThinkingLevel;
   /** Built once the child exists, so tools can be bound to it (e.g. its own `update_plan`). */
   tools(child: AgentSession): AgentTool[];
+  /** Which delegated task this child runs: its tool calls reach the parent's gate marked with it. */
+  delegation?: DelegationOrigin;
 }
 
 export interface ChildSession {
@@ -32,6 +35,8 @@ export interface ChildSessionFactoryOptions {
   journalDir: string | null;
   retry?: Partial<RetrySettings>;
   compaction?: Partial<CompactionSettings>;
+  /** The parent session's tool-call gate: children's calls pass the same hooks and policy. */
+  toolGuard?: ToolCallGuard;
 }
 
 /**
@@ -43,7 +48,8 @@ export class ChildSessionFactory {
   constructor(private readonly options: ChildSessionFactoryOptions) {}
 
   async create(spec: ChildSessionSpec): Promise<ChildSession> {
-    const { cwd, journalDir, retry, compaction } = this.options;
+    const { cwd, journalDir, retry, compaction, toolGuard } = this.options;
+    const delegation = spec.delegation;
     const sessionId = randomUUID();
     const journal = journalDir === null ? SessionJournal.inMemory(sessionId, cwd) : SessionJournal.create(journalDir, sessionId, cwd);
     const session = new AgentSession({
@@ -54,6 +60,7 @@ export class ChildSessionFactory {
       settings: { thinkingLevel: spec.thinkingLevel },
       retry,
       compaction,
+      toolGuard: toolGuard && ((call, validate, signal) => toolGuard(delegation ? { ...call, delegation } : call, validate, signal)),
     });
     let closed: Promise<void> | undefined;
     const close = () =>

@@ -44,6 +44,12 @@ export class ExtensionRecords {
     return this.recorder.append({ type: "subagent", data }).entry;
   }
 
+  /** Permission evidence (docs/permissions.md, "The journal"), journaled and announced like any entry. */
+  appendPermissionEntry(data: Record<string, unknown>): JournalEntry {
+    if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalid("permission data must be an object");
+    return this.recorder.append({ type: "permission", data }).entry;
+  }
+
   /** Enters the model's context from the next model call on (as a user message). */
   sendCustomMessage(input: CustomMessageInput): JournalEntry {
     if (typeof input.customType !== "string" || input.customType === "") throw invalid("customType must be a non-empty string");

@@ -11,6 +11,7 @@ import type {
   AgentSessionEvent,
   CompactionState,
   ContextUsage,
+  PermissionRequest,
   QueuedInput,
   RetryState,
   SessionState,
@@ -38,6 +39,7 @@ export class SessionStateStore {
   private plan: WorkPlan;
   private compactionValue: CompactionState = { type: "idle" };
   private retryValue: RetryState = { type: "idle" };
+  private permissions: PermissionRequest[] = [];
   /** Context tokens reported by the newest successful reply since the last compaction. */
   private usageTokens: number | undefined;
 
@@ -159,6 +161,16 @@ export class SessionStateStore {
     return this.commit(() => (this.retryValue = { type: "idle" }), { type: "auto_retry_end", ...result });
   }
 
+  /** A tool call starts waiting for a permission decision (`permission_requested`). */
+  openPermissionRequest(request: PermissionRequest): Promise<void> {
+    return this.commit(() => (this.permissions = [...this.permissions, request]), { type: "permission_requested", ...structuredClone(request) });
+  }
+
+  /** A permission request was settled (`permission_resolved` carries the decision). */
+  closePermissionRequest(requestId: string, resolved: AgentSessionEvent): Promise<void> {
+    return this.commit(() => (this.permissions = this.permissions.filter((request) => request.requestId !== requestId)), resolved);
+  }
+
   /** Announces an entry the journal just wrote (its message count and usage changed with it). */
   entryAppended(entry: JournalEntry): Promise<void> {
     return this.commit(() => this.trackUsage(entry), { type: "entry_appended", entry });
@@ -218,6 +230,7 @@ export class SessionStateStore {
       compaction: { ...this.compactionValue },
       retry: { ...this.retryValue },
       contextUsage: this.contextUsage(),
+      permissionRequests: structuredClone(this.permissions),
     };
     deepFreeze(state);
     this.cached = { version: this.version, messageCount, state };

@@ -4,6 +4,7 @@ import type { PiAiLoader } from "../models/pi-ai-loader.js";
 import type { AgentTool, AgentToolResult } from "./agent-tool.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
+import type { ToolCallGuard } from "./tool-call-gate.js";
 
 interface Outcome {
   result: AgentToolResult;
@@ -16,7 +17,9 @@ const failure = (text: string): Outcome => ({ result: { content: [{ type: "text"
 /**
  * Runs the tool calls of one assistant message, in order. Nothing a tool or the model does can
  * crash the run: an unknown tool, arguments that fail the tool's JSON schema, a throw or an
- * interrupt all become error tool results, so every call gets exactly one result message.
+ * interrupt all become error tool results, so every call gets exactly one result message. Between
+ * validation and execution the guard (extension hooks, then the permission policy) may rewrite the
+ * arguments, deny the call (its message becomes the error result) or keep it waiting for a decision.
  */
 export class ToolRunner {
   constructor(
@@ -24,6 +27,7 @@ export class ToolRunner {
     private readonly recorder: JournalAppender,
     private readonly piAi: PiAiLoader,
     private readonly cwd: string,
+    private readonly guard: ToolCallGuard,
   ) {}
 
   async run(calls: PiAi.ToolCall[], tools: ReadonlyMap<string, AgentTool>, signal: AbortSignal): Promise<PiAi.ToolResultMessage[]> {
@@ -51,13 +55,21 @@ export class ToolRunner {
     if (signal.aborted) return failure("Tool call skipped: the run was interrupted.");
     if (!tool) return failure(`Tool "${call.name}" not found.`);
     let args: Record<string, unknown>;
+    let validate: (candidate: unknown) => Record<string, unknown>;
     try {
       const piAi = await this.piAi.load();
       const schema = { name: tool.name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
-      args = piAi.validateToolArguments(schema, call) as Record<string, unknown>;
+      validate = (candidate) => piAi.validateToolArguments(schema, { ...call, arguments: candidate as Record<string, unknown> }) as Record<string, unknown>;
+      args = validate(call.arguments);
     } catch (error) {
       return failure(describe(error));
     }
+    const gate = await new AbortRace(signal).run(() => this.guard({ toolCallId: call.id, toolName: call.name, args }, validate, signal));
+    if (gate.type === "failed") return failure(`The tool call was blocked: its permission check failed (${describe(gate.error)}).`);
+    // Nothing starts once the run is interrupted, whatever the gate said.
+    if (gate.type === "aborted" || signal.aborted) return failure("Tool call skipped: the run was interrupted.");
+    if (gate.value.action === "deny") return failure(gate.value.message);
+    args = gate.value.args;
     try {
       const result = await this.execute(call, tool, args, signal);
       if (!result || !Array.isArray(result.content)) return failure(`Tool "${call.name}" returned an invalid result.`);

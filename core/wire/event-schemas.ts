@@ -1,6 +1,7 @@
 import { bool, closed, count, nullable, open, ref, str, type JsonSchema } from "./json-schema.js";
 const event = (type: string, fields: Record<string, JsonSchema> = {}, optional: readonly string[] = []): JsonSchema =>
   closed<Record<string, JsonSchema>, string>({ type: { const: type }, ...fields }, optional);
+import { PERMISSION_REQUEST_FIELDS, PERMISSION_REQUEST_OPTIONAL } from "./wire-schemas.js";
 const queued: JsonSchema = { type: "array", items: ref("QueuedInput") };
 const compactionReason: JsonSchema = { enum: ["threshold", "overflow", "manual"] };
 
@@ -52,6 +53,23 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
       ["error", "note"],
     ),
   ],
+  ["permission_requested", event("permission_requested", PERMISSION_REQUEST_FIELDS, PERMISSION_REQUEST_OPTIONAL)],
+  [
+    "permission_resolved",
+    event(
+      "permission_resolved",
+      {
+        requestId: str,
+        toolCallId: str,
+        toolName: str,
+        decision: { enum: ["allow_once", "allow_always", "deny"] },
+        decidedBy: { enum: ["client", "rule", "timeout", "interrupt", "disconnect"] },
+        message: str,
+        delegation: ref("DelegationOrigin"),
+      },
+      ["message", "delegation"],
+    ),
+  ],
 ]);
 
 /**
@@ -82,7 +100,7 @@ export const EVENT_DEFS: { readonly [K in "Message" | "JournalEntry"]: JsonSchem
       id: str,
       parentId: { type: ["string", "null"] },
       timestamp: str,
-      type: { enum: ["message", "model_change", "thinking_level_change", "custom", "custom_message", "work_plan", "operation_outcome", "subagent", "compaction"] },
+      type: { enum: ["message", "model_change", "thinking_level_change", "custom", "custom_message", "work_plan", "operation_outcome", "subagent", "permission", "compaction"] },
     }),
   },
 };

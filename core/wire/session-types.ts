@@ -59,6 +59,61 @@ export type ContextUsage =
 
 export type Activity = { type: Exclude<ActivityType, "failed"> } | { type: "failed"; errorMessage: string };
 
+/** Which delegated child a tool call belongs to (absent for the session's own calls). */
+export interface DelegationOrigin {
+  delegationId: string;
+  index: number;
+  profile: string;
+}
+
+export type PermissionAction = "allow" | "ask" | "deny";
+export type PermissionDecision = "allow_once" | "allow_always" | "deny";
+/** Who settled a permission request (docs/permissions.md). */
+export type PermissionDecider = "client" | "rule" | "timeout" | "interrupt" | "disconnect";
+
+/** A policy rule as the `permission.*` family and settings.json spell it (docs/permissions.md). */
+export interface PermissionRule {
+  action: PermissionAction;
+  tool?: string;
+  command?: string;
+  path?: string;
+  outsideCwd?: true;
+  readOnly?: true;
+}
+
+/** A rule with where it came from, as policies, requests and journal entries report it. */
+export type SourcedPermissionRule = PermissionRule & { source: "global" | "project" | "runtime" | "session" };
+
+/** The rule that decided: a sourced rule, or the policy's default. */
+export type DecidingRule = SourcedPermissionRule | { action: PermissionAction; source: "default" };
+
+/** What the call would do, for a person to read: the command, the path, the change. */
+export interface PermissionSummary {
+  title: string;
+  command?: string;
+  path?: string;
+  outsideCwd?: boolean;
+  diff?: string;
+  diffTruncated?: true;
+}
+
+/** A tool call waiting for a decision: `permission.list`, `permission_requested`, the state. */
+export interface PermissionRequest {
+  requestId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The arguments as the tool will get them, or (`argsTruncated`) their JSON clipped to a string. */
+  args: unknown;
+  argsTruncated?: true;
+  summary: PermissionSummary;
+  rule: DecidingRule;
+  /** The session rules `allow_always` would add. */
+  alwaysRules: PermissionRule[];
+  delegation?: DelegationOrigin;
+  requestedAt: string;
+  expiresAt?: string;
+}
+
 export interface SessionState {
   sessionId: string;
   activity: Activity;
@@ -73,6 +128,8 @@ export interface SessionState {
   compaction: CompactionState;
   retry: RetryState;
   contextUsage: ContextUsage;
+  /** Tool calls waiting for a permission decision, oldest first (docs/permissions.md). */
+  permissionRequests: PermissionRequest[];
 }
 
 export interface PromptInput {

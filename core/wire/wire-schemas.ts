@@ -1,5 +1,5 @@
 import { THINKING_LEVELS } from "./session-types.js";
-import { bool, closed, count, ref, str, type JsonSchema } from "./json-schema.js";
+import { anyValue, arrayOf, bool, closed, count, described, literal, oneOf, ref, str, type JsonSchema } from "./json-schema.js";
 import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
 import type { WireTypes } from "./wire-types.js";
 
@@ -30,7 +30,50 @@ const OUTCOME_FIELDS = {
   evidence: { description: "Producer-owned, at most 8 KiB encoded." },
 } satisfies Record<string, JsonSchema>;
 
+const PERMISSION_ACTION = literal("allow", "ask", "deny");
+const PERMISSION_RULE_FIELDS = {
+  action: PERMISSION_ACTION,
+  tool: str,
+  command: str,
+  path: str,
+  outsideCwd: literal(true),
+  readOnly: literal(true),
+};
+const RULE_OPTIONAL = ["tool", "command", "path", "outsideCwd", "readOnly"] as const;
+
+/** A PermissionRequest's members: the `permission.list` items, the state's, and `permission_requested` beside its `type`. */
+export const PERMISSION_REQUEST_FIELDS = {
+  requestId: str,
+  toolCallId: str,
+  toolName: str,
+  args: anyValue("The arguments, or (argsTruncated) their JSON clipped to a string."),
+  argsTruncated: literal(true),
+  summary: closed(
+    { title: str, command: str, path: str, outsideCwd: bool, diff: str, diffTruncated: literal(true) },
+    ["command", "path", "outsideCwd", "diff", "diffTruncated"],
+  ),
+  rule: ref("DecidingRule"),
+  alwaysRules: arrayOf(ref("PermissionRule")),
+  delegation: ref("DelegationOrigin"),
+  requestedAt: str,
+  expiresAt: str,
+};
+export const PERMISSION_REQUEST_OPTIONAL = ["argsTruncated", "delegation", "expiresAt"] as const;
+
+/** The permission family's shapes, shared by its methods, its events and the state. */
+const PERMISSION_DEFS = {
+  PermissionRule: described("A policy rule (docs/permissions.md).", closed(PERMISSION_RULE_FIELDS, RULE_OPTIONAL)),
+  SourcedPermissionRule: closed({ ...PERMISSION_RULE_FIELDS, source: literal("global", "project", "runtime", "session") }, RULE_OPTIONAL),
+  DecidingRule: oneOf(ref("SourcedPermissionRule"), closed({ action: PERMISSION_ACTION, source: literal("default") })),
+  DelegationOrigin: closed({ delegationId: str, index: count, profile: str }),
+  PermissionRequest: described(
+    "A tool call waiting for a decision. `args` is the arguments, or their JSON clipped to a string when `argsTruncated`.",
+    closed(PERMISSION_REQUEST_FIELDS, PERMISSION_REQUEST_OPTIONAL),
+  ),
+};
+
 export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "JournalEntry" | "Limits">]: JsonSchema } = {
+  ...PERMISSION_DEFS,
   ThinkingLevel: { enum: [...THINKING_LEVELS] },
   Delivery: { enum: ["direct", "steer", "follow_up", "continue"] },
   PublicModel: { description: "The public model projection: nothing else about a model crosses RPC.", ...closed(PUBLIC_MODEL_FIELDS) },
@@ -69,6 +112,7 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
       ],
     },
     contextUsage: ref("ContextUsage"),
+    permissionRequests: arrayOf(ref("PermissionRequest")),
   }),
   ContextUsage: {
     oneOf: [

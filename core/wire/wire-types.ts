@@ -3,12 +3,17 @@ import type {
   CatalogModel,
   CompletionEvidence,
   ContextUsage,
+  DecidingRule,
+  DelegationOrigin,
   Delivery,
   ModelState,
   OperationOutcome,
+  PermissionRequest,
+  PermissionRule,
   PublicModel,
   QueuedInput,
   SessionState,
+  SourcedPermissionRule,
   ThinkingLevel,
   WorkPlan,
 } from "./session-types.js";
@@ -38,6 +43,11 @@ export interface WireTypes {
   OperationOutcome: OperationOutcome;
   OutcomeItem: { index: number } & OperationOutcome;
   CommandDescriptor: { name: string; description?: string; source: "builtin" | "global" | "project" | "cli" };
+  PermissionRule: PermissionRule;
+  SourcedPermissionRule: SourcedPermissionRule;
+  DecidingRule: DecidingRule;
+  DelegationOrigin: DelegationOrigin;
+  PermissionRequest: PermissionRequest;
   Message: Record<string, unknown>;
   JournalEntry: JournalEntryValue;
   Limits: Record<string, number>;

@@ -9,7 +9,9 @@
  *
  * What it shows, in protocol terms (docs/protocol.md): wait for `ready`; check that `sequence` never
  * skips; route `protocol_error` before matching ids; correlate responses by id; follow `nextStart`;
- * check `command.list` before `command.invoke`; close stdin and wait, boundedly, for the exit.
+ * check `command.list` before `command.invoke`; answer tool permission requests (`answerPermissions`:
+ * `permission_requested` events plus `permission.list`, each answered once with `permission.resolve`);
+ * close stdin and wait, boundedly, for the exit.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -215,6 +217,47 @@ export async function runRpcCommand(client: RpcClient, name: string, args = ""):
     throw new RpcFailure("not_found", `no extension command named ${JSON.stringify(name)}`, "no");
   }
   return client.request("command.invoke", { name, arguments: args });
+}
+
+export type PermissionDecision = "allow_once" | "allow_always" | "deny";
+
+/**
+ * Answers every tool permission request (docs/permissions.md) with `decide`: those announced from now
+ * on, and those already waiting (`permission.list`, e.g. raised while events were off). Each request
+ * is answered once; `not_found` means it was settled meanwhile (interrupt, timeout) and is ignored. A
+ * `decide` that throws denies. Returns the function that stops answering.
+ */
+export function answerPermissions(
+  client: RpcClient,
+  decide: (request: RpcEvent) => PermissionDecision | { decision: PermissionDecision; message?: string } | Promise<PermissionDecision | { decision: PermissionDecision; message?: string }>,
+): () => void {
+  const answered = new Set<string>();
+  let stopped = false;
+  const answer = async (request: RpcEvent): Promise<void> => {
+    if (stopped || answered.has(request.requestId)) return;
+    answered.add(request.requestId);
+    let reply: { decision: PermissionDecision; message?: string };
+    try {
+      const given = await decide(request);
+      reply = typeof given === "string" ? { decision: given } : given;
+    } catch (error) {
+      reply = { decision: "deny", message: `the client's permission handler failed: ${(error as Error).message}` };
+    }
+    await client.request("permission.resolve", { requestId: request.requestId, ...reply }).catch((error: unknown) => {
+      if (!(error instanceof RpcFailure && error.code === "not_found")) throw error;
+    });
+  };
+  const unsubscribe = client.onEvent((event) => {
+    if (event.type === "permission_requested") void answer(event).catch((error) => process.stderr.write(`permission: ${error}\n`));
+  });
+  void client.request("permission.list").then(
+    ({ requests }: { requests: RpcEvent[] }) => requests.forEach((request) => void answer(request).catch(() => undefined)),
+    () => undefined,
+  );
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
 }
 
 async function main(argv: string[]): Promise<number> {

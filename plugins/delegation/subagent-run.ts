@@ -74,6 +74,7 @@ export class SubagentRun {
         model,
         thinkingLevel: this.spec.profile.thinking ?? this.deps.host.getState().thinkingLevel,
         tools: (session) => this.deps.tools(this.spec.profile, session),
+        delegation: { delegationId: this.spec.delegationId, index: this.spec.index, profile: this.spec.profile.name },
       });
       this.child = child;
       childSessionId = child.sessionId;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
-import { pageAll, RpcClient, RpcFailure, runRpcCommand } from "../../examples/rpc/client.js";
+import { writeFileSync } from "node:fs";
+import { answerPermissions, pageAll, RpcClient, RpcFailure, runRpcCommand } from "../../examples/rpc/client.js";
 import { BuiltZi, RECORD_EXTENSION, ZI_BIN } from "../support/built-zi.js";
 
 const started: RpcClient[] = [];
@@ -55,6 +56,33 @@ describe("the copyable client (examples/rpc/client.ts)", () => {
     const missing = await failure(client.request("model.select", { provider: "nope", id: "x" }));
     expect([missing.code, missing.applied]).toEqual(["not_found", "no"]);
     expect((await client.request("session.get_state")).activity).toEqual({ type: "idle" });
+    await client.close();
+  });
+
+  it("answerPermissions answers each tool permission request once", async () => {
+    const home = BuiltZi.home();
+    const script = `${home}/script.json`;
+    writeFileSync(script, JSON.stringify({ responses: [{ toolCalls: [{ name: "bash", arguments: { command: "echo asked" } }] }, { text: "done" }] }));
+    const client = await RpcClient.start({
+      args: [ZI_BIN, "--mode", "rpc", "--no-session", "--faux-script", script],
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home },
+    });
+    started.push(client);
+    await client.request("model.select", { provider: "faux", id: "scripted" });
+    await client.request("permission.set_policy", { default: "ask" });
+    const asked: string[] = [];
+    const stop = answerPermissions(client, (request) => {
+      asked.push(request.summary.command);
+      return { decision: "deny", message: "not now" };
+    });
+    await client.request("session.prompt", { delivery: "direct", text: "go", completionId: "p" });
+    const idle = await client.request("session.await_idle", { completionId: "p" });
+    stop();
+    expect(idle.completion.text).toBe("done");
+    expect(asked).toEqual(["echo asked"]);
+    const messages = await pageAll(client, "session.get_messages");
+    expect(messages.find((message) => message.role === "toolResult")).toMatchObject({ isError: true, content: [{ type: "text", text: "Permission denied by the user: not now" }] });
     await client.close();
   });
 

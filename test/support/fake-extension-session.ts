@@ -1,6 +1,7 @@
 import type { ExtensionSession } from "../../core/extensions/extension-types.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import type { AgentTool } from "../../core/session/agent-tool.js";
+import type { ToolCallHook } from "../../core/session/tool-call-gate.js";
 import type { AgentSessionEvent, SessionEventListener, SessionState, WorkPlan, WorkPlanStep } from "../../core/wire/session-types.js";
 
 /**
@@ -28,6 +29,12 @@ export class FakeExtensionSession implements ExtensionSession {
   onBeforeModelCall(hook: (signal: AbortSignal) => Promise<void>): () => void {
     this.modelCallHooks.add(hook);
     return () => void this.modelCallHooks.delete(hook);
+  }
+
+  readonly toolCallHooks: { owner: string; hook: ToolCallHook }[] = [];
+
+  addToolCallHook(owner: string, hook: ToolCallHook): void {
+    this.toolCallHooks.push({ owner, hook });
   }
 
   appendCustomEntry(customType: string, data?: unknown) {

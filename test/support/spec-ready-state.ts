@@ -15,4 +15,6 @@ export const SPEC_READY_STATE = {
   compaction: { type: "idle" },
   retry: { type: "idle" },
   contextUsage: { type: "unavailable", reason: "no_model" },
+  // Zi's addition to the spec's example: tool calls waiting for a permission decision (docs/permissions.md).
+  permissionRequests: [],
 } as const;

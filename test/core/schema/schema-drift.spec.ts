@@ -88,12 +88,17 @@ describe("the generated schema against the built zi (drift check)", () => {
 
   it("describes every frame, event and result of a real session", async () => {
     const frames: ServerFrame[] = [];
+    let asked!: (requestId: string) => void;
+    const permissionRequested = new Promise<string>((resolve) => (asked = resolve));
     const zi = await BuiltZi.start({
       extensions: [RECORD_EXTENSION, BROKEN_EXTENSION],
       // The scripted model's second call fails once (auto_retry_*), then asks for a tool (tool_execution_*).
       fauxScript: { responses: [{ text: "scripted" }, { error: { message: "overloaded", retryable: true } }, { text: "running", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }] },
       settings: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } },
-      onFrame: (frame) => frames.push(frame),
+      onFrame: (frame) => {
+        frames.push(frame);
+        if (frame.type === "session_event" && frame.event.type === "permission_requested") asked(String(frame.event.requestId));
+      },
     });
     const results = new Map<string, unknown[]>();
     const call = async (method: string, params?: object) => {
@@ -126,7 +131,12 @@ describe("the generated schema against the built zi (drift check)", () => {
     await call("model.select", { provider: "faux", id: "scripted" });
     await call("session.prompt", { delivery: "direct", text: "scripted", completionId: "s1" });
     await call("session.await_idle", { completionId: "s1" });
+    await call("permission.set_policy", { default: "ask", rules: [{ readOnly: true, action: "allow" }], waitSeconds: 600 });
     await call("session.prompt", { delivery: "direct", text: "retry, then a tool", completionId: "s2" });
+    const requestId = await permissionRequested;
+    await call("permission.list");
+    await call("session.get_state");
+    await call("permission.resolve", { requestId, decision: "allow_always" });
     await call("session.await_idle", { completionId: "s2" });
     await call("session.interrupt");
     await call("connection.set_events", { mode: "all" });
@@ -157,5 +167,6 @@ describe("the generated schema against the built zi (drift check)", () => {
     // Not vacuous: most event kinds went through the check (compaction has its own tests).
     const unseen = eventNames(description).filter((type) => !eventTypes.has(type));
     expect(unseen.sort()).toEqual(["compaction_end", "compaction_start"]);
+    expect(frames.some((frame) => frame.type === "session_event" && frame.event.type === "permission_resolved" && frame.event.decidedBy === "client")).toBe(true);
   });
 });

@@ -1,0 +1,52 @@
+import picomatch from "picomatch";
+import type { PermissionRule } from "../../core/wire/session-types.js";
+import { ruleCommandTokens } from "./bash-command.js";
+import { READ_ONLY_TOOLS } from "./rule-check.js";
+
+/** What one rule looks at in a call: one tool name, and for bash one simple command, for write/edit one path. */
+export type CallUnit =
+  | { kind: "tool"; tool: string }
+  | { kind: "command"; tool: string; tokens: string[]; opaque: boolean }
+  | { kind: "path"; tool: string; relative: string | undefined; absolute: string };
+
+/** A rule checked and compiled once: its matchers are built when it enters a policy. */
+export class CompiledRule {
+  private readonly tool: ((name: string) => boolean) | undefined;
+  /** The command's words; `null` for a command that is not one simple command, which matches nothing. */
+  private readonly command: string[] | null | undefined;
+  private readonly path: ((path: string) => boolean) | undefined;
+  private readonly absolutePath: boolean;
+
+  constructor(readonly rule: PermissionRule) {
+    this.tool = rule.tool === undefined ? undefined : picomatch(rule.tool, { dot: true });
+    const tokens = rule.command === undefined ? undefined : ruleCommandTokens(rule.command);
+    this.command = tokens === undefined ? undefined : Array.isArray(tokens) ? tokens : null;
+    this.absolutePath = rule.path?.startsWith("/") ?? false;
+    this.path = rule.path === undefined ? undefined : picomatch(rule.path, { dot: true });
+  }
+
+  matches(unit: CallUnit): boolean {
+    const { rule } = this;
+    if (this.tool && !this.tool(unit.tool)) return false;
+    if (rule.readOnly && !READ_ONLY_TOOLS.has(unit.tool)) return false;
+    if (this.command === null) return false;
+    if (this.command) {
+      if (unit.kind !== "command" || unit.opaque) return false;
+      if (unit.tokens.length < this.command.length || !this.command.every((word, index) => unit.tokens[index] === word)) return false;
+    }
+    if (this.path || rule.outsideCwd) {
+      if (unit.kind !== "path") return false;
+      if (rule.outsideCwd && unit.relative !== undefined) return false;
+      if (this.path) {
+        if (this.absolutePath) return this.path(unit.absolute);
+        if (unit.relative === undefined || !this.path(unit.relative)) return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** A literal name or path as a glob that matches exactly it. */
+export function literalGlob(text: string): string {
+  return text.replace(/[\\*?[\]{}()!+@|]/g, "\\$&");
+}
