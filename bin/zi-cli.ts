@@ -51,6 +51,24 @@ const createModule = async (options: ZiOptions) => {
   return module;
 };
 
+/** `zi prompt`: the system prompt a session started here would send, loaded exactly as a session loads it. */
+async function printSystemPrompt(options: ZiOptions): Promise<number> {
+  let module: AgentSessionModule;
+  try {
+    module = await createModule(options);
+  } catch (error) {
+    log(`zi: cannot start: ${(error as Error).message}`);
+    return 1;
+  }
+  try {
+    await module.afterReady();
+    await print(await module.systemPrompt());
+    return 0;
+  } finally {
+    await module.dispose();
+  }
+}
+
 let code: number;
 // Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
 if (parsed === "help") {
@@ -65,6 +83,8 @@ if (parsed === "help") {
   const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
   await print(JSON.stringify(generateProtocolSchema(families), null, 2));
   code = 0;
+} else if (parsed.mode === "prompt") {
+  code = await printSystemPrompt(parsed);
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");
   code = await new JsonMain(parsed, createModule, output, log).run();

@@ -1,9 +1,9 @@
 import type { CompletionObservation, PromptResult } from "./protocol-types.js";
-import type { Delivery } from "../core/wire/session-types.js";
+import type { Delivery, PromptImage } from "../core/wire/session-types.js";
 
 /** What a watch needs of the client: the two requests it is built on, and the interrupt for budgets. */
 export interface CompletionWatchPort {
-  prompt(params: { delivery: Delivery; text: string; completionId: string }): Promise<PromptResult>;
+  prompt(params: { delivery: Delivery; text: string; completionId: string; images?: PromptImage[] }): Promise<PromptResult>;
   awaitIdle(params: { completionId: string }): Promise<unknown>;
   interrupt(): Promise<unknown>;
 }
@@ -43,8 +43,8 @@ export class CompletionWatch {
   }
 
   /** Admits input into this cycle; `continue`, `steer` and `follow_up` join the active run. */
-  async prompt(text: string, delivery: Delivery = "direct"): Promise<PromptResult> {
-    const result = await this.client.prompt({ delivery, text, completionId: this.completionId });
+  async prompt(text: string, delivery: Delivery = "direct", images?: PromptImage[]): Promise<PromptResult> {
+    const result = await this.client.prompt(images === undefined ? { delivery, text, completionId: this.completionId } : { delivery, text, completionId: this.completionId, images });
     if (result.completionRevision !== undefined && result.completionRevision > this.admittedRevision) {
       this.admittedRevision = result.completionRevision;
     }

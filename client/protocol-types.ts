@@ -18,6 +18,7 @@ import type { CommandDescriptor, CommandFeedback, ExtensionOrigin } from "../cor
 import type { ZiMethodMap } from "./zi-method-map.js";
 
 export type * from "../core/wire/session-types.js";
+export type * from "../core/wire/context-summary.js";
 export type { FieldProblem, OperationErrorCode, ProtocolErrorCode, RpcLimits, EventModeName };
 export type { AwaitIdleParams, PageParams, PromptParams, SelectModelParams, SelectThinkingParams, SetEventsParams, InvokeCommandParams };
 export type { CommandDescriptor, CommandFeedback, ExtensionOrigin };

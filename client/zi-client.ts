@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import type { AgentSessionEvent, Delivery, PermissionDecision, ThinkingLevel } from "../core/wire/session-types.js";
+import type { AgentSessionEvent, Delivery, PermissionDecision, PromptImage, ThinkingLevel } from "../core/wire/session-types.js";
 import { PermissionAnswerer, type PermissionHandler } from "./permission-answerer.js";
 import type {
   CompletionObservation,
@@ -32,9 +32,19 @@ export interface ZiClientOptions extends ZiConnectionOptions {
   cwd?: string;
 }
 
+/** `prompt(text, options)`: the other params of `session.prompt`. */
+export interface PromptOptions {
+  /** Default `direct`. */
+  delivery?: Delivery;
+  completionId?: string;
+  /** At most `ready.limits.maxPromptImages`, `maxPromptImageBytes` of base64 in all; the model must take images. */
+  images?: PromptImage[];
+}
+
 export interface PromptAndAwaitOptions {
   /** Default `direct` (which Zi refuses while the session is running; use `follow_up` or `continue`). */
   delivery?: Delivery;
+  images?: PromptImage[];
   /** Default: a fresh UUID. Pass the same ID to join an existing cycle. */
   completionId?: string;
   /** Work budget: on abort the session is interrupted and the settlement still reported. */
@@ -99,8 +109,24 @@ export class ZiClient {
     return this.request("session.get_outcomes", params);
   }
 
-  prompt(params: ParamsOf<"session.prompt">) {
-    return this.request("session.prompt", params);
+  /**
+   * `session.prompt`, as its params object, or as `prompt(text, { delivery, images, completionId })`
+   * (delivery defaults to `direct`). Images are `{ type: "image", data: <base64>, mimeType }`.
+   */
+  prompt(params: ParamsOf<"session.prompt">): Promise<ResultOf<"session.prompt">>;
+  prompt(text: string, options?: PromptOptions): Promise<ResultOf<"session.prompt">>;
+  prompt(input: ParamsOf<"session.prompt"> | string, options: PromptOptions = {}) {
+    if (typeof input !== "string") return this.request("session.prompt", input);
+    const { delivery = "direct", ...rest } = options;
+    return this.request("session.prompt", { delivery, text: input, ...rest });
+  }
+
+  getUsage() {
+    return this.request("session.get_usage");
+  }
+
+  getContext() {
+    return this.request("session.get_context");
   }
 
   interrupt() {
@@ -217,7 +243,7 @@ export class ZiClient {
   /** Prompts with a completion ID and resolves with Zi's completion evidence once the cycle settled. */
   async promptAndAwait(text: string, options: PromptAndAwaitOptions = {}): Promise<PromptCompletion> {
     const watch = this.watch(options.completionId);
-    const prompt = await watch.prompt(text, options.delivery ?? "direct");
+    const prompt = await watch.prompt(text, options.delivery ?? "direct", options.images);
     return { prompt, ...(await watch.settle({ signal: options.signal })) };
   }
 

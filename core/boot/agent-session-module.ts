@@ -15,16 +15,11 @@ import type { ModelPort } from "../ports/model.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import { AgentSession } from "../session/agent-session.js";
 import { ChildSessionFactory } from "../session/child-session-factory.js";
+import { SessionContext } from "../context/session-context.js";
 import { dirname } from "node:path";
 import type { SessionModule } from "./session-module.js";
 
 const stderrLine = (line: string): void => void process.stderr.write(`${line}\n`);
-
-const SYSTEM_PROMPT = [
-  "You are Zi, a coding agent working in the user's project directory.",
-  "Use the tools to read, search and change files and to run commands; prefer small, verifiable steps.",
-  "Keep a work plan with update_plan for multi-step tasks, and report what you changed.",
-].join("\n");
 
 /**
  * Builds the process's one AgentSession from the command line: paths under ZI_HOME, settings, the model
@@ -44,6 +39,7 @@ export class AgentSessionModule implements SessionModule {
     private readonly journal: SessionJournal,
     private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
+    private readonly context: SessionContext,
   ) {
     this.models = session.models;
     this.thinking = session.thinking;
@@ -61,6 +57,26 @@ export class AgentSessionModule implements SessionModule {
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const journal = AgentSessionModule.openJournal(options, paths, cwd);
     const tuning = new SessionTuning(settings);
+    const projectTrusted = await isProjectTrusted({
+      projectRoot: resolve(cwd),
+      trustFlag: options.trustProject,
+      trustedProjects: settings.getGlobal(TRUSTED_PROJECTS_KEY),
+    });
+    const untrustedReason = untrustedHint(resolve(cwd));
+    // The system prompt is built per run from files read once, after `ready` (docs/context.md).
+    let extensions: ExtensionRuntime | undefined;
+    const context = new SessionContext({
+      ziHome: paths.ziHome,
+      cwd,
+      env,
+      projectTrusted,
+      untrustedReason,
+      log: stderrLine,
+      report: async ({ source, error }) => {
+        if (extensions) await extensions.reportProblem(source, `was not loaded: ${error}`, error);
+        else stderrLine(`zi: ${source} was not loaded: ${error}`);
+      },
+    });
     const session = new AgentSession({
       runtime: registry,
       journal,
@@ -73,15 +89,11 @@ export class AgentSessionModule implements SessionModule {
       settingsWriter: settings,
       retry: tuning.retry(),
       compaction: tuning.compaction(),
-      systemPrompt: SYSTEM_PROMPT,
+      systemPrompt: (tools) => context.render(tools),
+      describeContext: () => context.summary(),
     });
     // One-shot mode has nobody to answer a permission request: such a call is denied at once.
     if (options.mode === "json") session.approvals.answerable = false;
-    const projectTrusted = await isProjectTrusted({
-      projectRoot: resolve(cwd),
-      trustFlag: options.trustProject,
-      trustedProjects: settings.getGlobal(TRUSTED_PROJECTS_KEY),
-    });
     const childSessions = new ChildSessionFactory({
       runtime: registry,
       cwd,
@@ -89,8 +101,9 @@ export class AgentSessionModule implements SessionModule {
       retry: tuning.retry(),
       compaction: tuning.compaction(),
       toolGuard: session.toolGate.check,
+      contextSections: () => context.childSections(),
     });
-    const extensions = new ExtensionRuntime({
+    extensions = new ExtensionRuntime({
       session,
       childSessions,
       cwd,
@@ -101,15 +114,16 @@ export class AgentSessionModule implements SessionModule {
       cliPaths: options.extensions,
       projectTrusted,
       settings,
-      untrustedReason: untrustedHint(resolve(cwd)),
+      untrustedReason,
       loadPlugins,
       secrets: { add: (value) => registry.credentials.addSecret(value), redact: (text) => registry.credentials.redact(text) },
+      promptHooks: context.hooks,
       log: stderrLine,
     });
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, journal, registry, settings);
+    return new AgentSessionModule(session, extensions, journal, registry, settings, context);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string): SessionJournal {
@@ -124,7 +138,12 @@ export class AgentSessionModule implements SessionModule {
    * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
-    await this.extensions.load();
+    await Promise.all([this.extensions.load(), this.context.load()]);
+  }
+
+  /** The system prompt a run started now would send (`zi prompt`); call after `afterReady`. */
+  systemPrompt(): Promise<string> {
+    return this.context.render(this.session.toolList());
   }
 
   async restoreModel(): Promise<void> {

@@ -2,7 +2,8 @@
 export class UsageError extends Error {}
 
 export interface ZiOptions {
-  mode: "rpc" | "json" | "acp";
+  /** `prompt`: `zi prompt` prints the system prompt a session started here would send, and exits. */
+  mode: "rpc" | "json" | "acp" | "prompt";
   /** `--mode json` only: the prompt (positional arguments joined by spaces). */
   prompt: string | undefined;
   /** `--model PROVIDER/ID`, `--mode json` only. */
@@ -19,6 +20,7 @@ export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
+  "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
 ].join("\n");
 
@@ -26,7 +28,9 @@ export const USAGE_TEXT = [
 
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
   if (argv.length === 1 && argv[0] === "schema") return "schema";
-  let mode: string | undefined;
+  const promptCommand = argv[0] === "prompt";
+  if (promptCommand) argv = argv.slice(1);
+  let mode: string | undefined = promptCommand ? "prompt" : undefined;
   const positional: string[] = [];
   let model: string | undefined;
   const options: ZiOptions = {
@@ -54,6 +58,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "--version":
         return "version";
       case "--mode":
+        if (promptCommand) throw new UsageError("zi prompt takes no --mode");
         mode = value();
         break;
       case "--no-session":
@@ -80,13 +85,18 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     }
   }
   if (mode === undefined) throw new UsageError("--mode is required");
-  if (mode !== "rpc" && mode !== "json" && mode !== "acp") throw new UsageError(`unsupported mode "${mode}"`);
+  if (mode !== "rpc" && mode !== "json" && mode !== "acp" && !(mode === "prompt" && promptCommand)) throw new UsageError(`unsupported mode "${mode}"`);
   options.mode = mode;
   if (mode === "acp") {
     // The editor chooses sessions (session/new, session/load) and models (config options) over ACP.
     if (positional.length > 0) throw new UsageError("positional arguments are not accepted in acp mode; the editor sends prompts");
     if (model !== undefined) throw new UsageError("--model is for --mode json; in acp mode the editor picks the model (or set defaultModel)");
     if (options.noSession || options.sessionFile) throw new UsageError("--no-session and --session are not accepted in acp mode; the editor loads sessions with session/load");
+  } else if (mode === "prompt") {
+    if (positional.length > 0) throw new UsageError("zi prompt takes no positional arguments");
+    if (model !== undefined || options.sessionFile !== undefined) throw new UsageError("zi prompt takes --trust-project and --extension only");
+    // Nothing is journaled: the prompt is rebuilt from the files, never read from a session.
+    options.noSession = true;
   } else if (mode === "rpc") {
     if (positional.length > 0) {
       throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");

@@ -90,10 +90,45 @@ class BoundedBuffer {
   }
 }
 
-function openFailure(error: unknown): BoundedRead {
+function openFailure(error: unknown): { status: "missing" } | { status: "refused"; reason: string } {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return { status: "missing" };
   return { status: "refused", reason: `cannot be read (${code ?? "unknown error"})` };
+}
+
+type RegularRead = { status: "missing" } | { status: "refused"; reason: string } | { status: "ok"; bytes: Buffer; mode: number; truncated: boolean };
+
+/**
+ * The one asynchronous read: opens without waiting, refuses what is not a regular file after an fstat
+ * of the opened descriptor, and reads at most `maxBytes + 1` bytes. A file past the bound is refused
+ * (`whole`) or cut to its first `maxBytes` (`prefix`).
+ */
+async function readRegular(path: string, maxBytes: number, mode: "whole" | "prefix"): Promise<RegularRead> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    return openFailure(error);
+  }
+  try {
+    const stats = await handle.stat();
+    const refusal = mode === "whole" ? refusalReason(stats, maxBytes) : notRegularReason(stats);
+    if (refusal) return { status: "refused", reason: refusal };
+    const collected = new BoundedBuffer(Math.min(stats.size, maxBytes), maxBytes);
+    for (;;) {
+      const space = collected.space();
+      const { bytesRead } = await handle.read(space, 0, space.length, collected.length);
+      if (bytesRead === 0) break;
+      if (collected.commit(bytesRead)) continue;
+      if (mode === "whole") return { status: "refused", reason: tooLargeReason(maxBytes) };
+      return { status: "ok", bytes: collected.bytes().subarray(0, maxBytes), mode: stats.mode, truncated: true };
+    }
+    return { status: "ok", bytes: collected.bytes(), mode: stats.mode, truncated: false };
+  } catch (error) {
+    return openFailure(error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 /**
@@ -104,29 +139,25 @@ function openFailure(error: unknown): BoundedRead {
  * file that grows while it is read is refused too.
  */
 export async function readBoundedFile(path: string, maxBytes: number): Promise<BoundedRead> {
-  let handle;
-  try {
-    handle = await open(path, READ_FLAGS);
-  } catch (error) {
-    return openFailure(error);
-  }
-  try {
-    const stats = await handle.stat();
-    const refusal = refusalReason(stats, maxBytes);
-    if (refusal) return { status: "refused", reason: refusal };
-    const collected = new BoundedBuffer(stats.size, maxBytes);
-    for (;;) {
-      const space = collected.space();
-      const { bytesRead } = await handle.read(space, 0, space.length, collected.length);
-      if (bytesRead === 0) break;
-      if (!collected.commit(bytesRead)) return { status: "refused", reason: tooLargeReason(maxBytes) };
-    }
-    return { status: "ok", bytes: collected.bytes(), mode: stats.mode };
-  } catch (error) {
-    return openFailure(error);
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  const read = await readRegular(path, maxBytes, "whole");
+  return read.status === "ok" ? { status: "ok", bytes: read.bytes, mode: read.mode } : read;
+}
+
+export type PrefixRead =
+  | { status: "missing" }
+  /** `truncated`: the file had more than `maxBytes`; `bytes` are its first `maxBytes`. */
+  | { status: "ok"; bytes: Buffer; truncated: boolean }
+  | { status: "refused"; reason: string };
+
+/**
+ * The first `maxBytes` of a regular file, with the same refusals as `readBoundedFile` for anything
+ * else (FIFOs, devices, directories, sockets): for files that are shown clipped rather than refused
+ * when they are too long (context files such as AGENTS.md). Reads at most `maxBytes + 1` bytes, the
+ * extra byte proving there was more, however large the file is or grows.
+ */
+export async function readFilePrefix(path: string, maxBytes: number): Promise<PrefixRead> {
+  const read = await readRegular(path, maxBytes, "prefix");
+  return read.status === "ok" ? { status: "ok", bytes: read.bytes, truncated: read.truncated } : read;
 }
 
 /**

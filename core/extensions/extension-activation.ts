@@ -1,4 +1,5 @@
 import { formatWithOptions } from "node:util";
+import type { SystemPromptHook } from "../context/system-prompt-hooks.js";
 import type { AgentTool } from "../session/agent-tool.js";
 import type { ToolCallHook } from "../session/tool-call-gate.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
@@ -16,7 +17,7 @@ export interface ExtensionRegistrar {
   readonly ziHome: string;
   commandOwner(name: string): ExtensionIdentity | undefined;
   toolOwner(name: string): ExtensionIdentity | undefined;
-  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[]): void;
+  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[], promptHooks: readonly SystemPromptHook[]): void;
   log(line: string): void;
 }
 
@@ -35,6 +36,7 @@ export class ExtensionActivation {
   private phase: "loading" | "active" | "failed" = "loading";
   private readonly commands = new Map<string, ExtensionCommand>();
   private readonly tools = new Map<string, AgentTool>();
+  private readonly promptHooks: SystemPromptHook[] = [];
   private readonly subscriptions = new Set<Subscription>();
   private readonly hooks: ToolCallHook[] = [];
   private rejected: string | undefined;
@@ -61,7 +63,7 @@ export class ExtensionActivation {
       this.subscriptions.clear();
       return failure;
     }
-    this.host.commit(this.identity, this.commands, [...this.tools.values()], this.hooks);
+    this.host.commit(this.identity, this.commands, [...this.tools.values()], this.hooks, this.promptHooks);
     this.phase = "active";
     for (const subscription of this.subscriptions) subscription.unsubscribe = this.host.session.subscribe(subscription.listener);
     return undefined;
@@ -80,6 +82,7 @@ export class ExtensionActivation {
       registerCommand: usable((name: string, command: ExtensionCommand) => this.registerCommand(name, command)),
       registerTool: usable((tool: AgentTool) => this.registerTool(tool)),
       onToolCall: usable((hook: ToolCallHook) => this.onToolCall(hook)),
+      onSystemPrompt: usable((hook: SystemPromptHook) => this.onSystemPrompt(hook)),
       appendEntry: usable((customType: string, data?: unknown) => ({ id: session.appendCustomEntry(customType, data).id })),
       sendMessage: usable((message: Parameters<ZiExtensionApi["sendMessage"]>[0]) => ({ id: session.sendCustomMessage(message).id })),
       recordOutcome: usable((outcome: Parameters<ZiExtensionApi["recordOutcome"]>[0]) => session.recordOutcome(outcome)),
@@ -122,6 +125,12 @@ export class ExtensionActivation {
     this.assertLoading("onToolCall");
     if (typeof hook !== "function") this.reject("onToolCall(hook): hook must be a function");
     this.hooks.push(hook);
+  }
+
+  private onSystemPrompt(hook: SystemPromptHook): void {
+    this.assertLoading("onSystemPrompt");
+    if (typeof hook !== "function") this.reject("onSystemPrompt(hook): hook must be a function");
+    this.promptHooks.push(hook);
   }
 
   private on(type: string, listener: ExtensionEventListener): () => void {

@@ -7,11 +7,24 @@
  */
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../session/agent-tool.js";
 import type { OutcomeInput } from "../session/extension-records.js";
+import type { SystemPromptHook, SystemPromptHookContext } from "../context/system-prompt-hooks.js";
 import type { ToolCallCheck, ToolCallHook, ToolCallHookContext, ToolCallHookResult } from "../session/tool-call-gate.js";
 import type { AgentSessionEvent, OperationOutcome, SessionState, WorkPlan, WorkPlanStep } from "../wire/session-types.js";
 
 export type { ToolCallCheck, ToolCallHook, ToolCallHookContext, ToolCallHookResult };
-export type { AgentTool, AgentToolContext, AgentToolResult, AgentSessionEvent, OperationOutcome, OutcomeInput, SessionState, WorkPlan, WorkPlanStep };
+export type {
+  AgentTool,
+  AgentToolContext,
+  AgentToolResult,
+  AgentSessionEvent,
+  OperationOutcome,
+  OutcomeInput,
+  SessionState,
+  SystemPromptHook,
+  SystemPromptHookContext,
+  WorkPlan,
+  WorkPlanStep,
+};
 
 /** The default export of an extension module. It may be async: Zi waits for it (bounded) before serving requests. */
 export type ZiExtension = (zi: ZiExtensionApi) => void | Promise<void>;
@@ -79,6 +92,13 @@ export interface ZiExtensionApi {
    * denies. Hooks run in load order; only while loading. See docs/permissions.md.
    */
   onToolCall(hook: ToolCallHook): void;
+
+  /**
+   * Adds to the system prompt of every run: `hook` is called when a run starts (and by `zi prompt`)
+   * and its string is appended after Zi's own sections. At most 32 KiB and 5 s; a throw or a timeout
+   * is logged and the run goes on without it. Only while loading. See docs/context.md.
+   */
+  onSystemPrompt(hook: SystemPromptHook): void;
 
   /** Journals a `custom` entry (announced by `entry_appended`); invisible to the model and to message pages. */
   appendEntry(customType: string, data?: unknown): { id: string };

@@ -1,3 +1,4 @@
+import type { SystemPromptHook, SystemPromptHooks } from "../context/system-prompt-hooks.js";
 import type { AgentTool } from "../session/agent-tool.js";
 import type { ToolCallHook } from "../session/tool-call-gate.js";
 import { CommandCatalog } from "./command-catalog.js";
@@ -21,6 +22,8 @@ export interface ExtensionHostOptions {
   loadTimeoutMs?: number;
   /** Handed to plugins (never to extension files). */
   pluginServices?: PluginServices;
+  /** Where admitted extensions' system-prompt hooks go (the session's context). */
+  promptHooks?: Pick<SystemPromptHooks, "add">;
 }
 
 /**
@@ -109,8 +112,9 @@ export class ExtensionHost implements ExtensionRegistrar {
     return this.tools.get(name);
   }
 
-  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[] = []): void {
+  commit(owner: ExtensionIdentity, commands: ReadonlyMap<string, ExtensionCommand>, tools: readonly AgentTool[], hooks: readonly ToolCallHook[] = [], promptHooks: readonly SystemPromptHook[] = []): void {
     for (const [name, command] of commands) this.commands.add({ name, command, owner });
+    for (const hook of promptHooks) this.options.promptHooks?.add(owner.name, hook);
     for (const tool of tools) {
       this.tools.set(tool.name, owner);
       this.session.registerTool(tool);

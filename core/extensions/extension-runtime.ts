@@ -1,3 +1,4 @@
+import type { SystemPromptHooks } from "../context/system-prompt-hooks.js";
 import { join } from "node:path";
 import { CommandInvoker } from "./command-invoker.js";
 import { ExtensionDiscovery } from "./extension-discovery.js";
@@ -31,6 +32,8 @@ export interface ExtensionRuntimeOptions {
   loadPlugins: PluginLoader;
   /** The credential redaction, for values plugins read from user configuration. */
   secrets?: PluginSecrets;
+  /** Where extensions' system-prompt hooks go (docs/context.md). */
+  promptHooks?: Pick<SystemPromptHooks, "add">;
   /** One line to stderr. */
   log: (line: string) => void;
 }
@@ -74,7 +77,7 @@ export class ExtensionRuntime {
       report: (source, error, outcome = "skipped") => this.host.reportProblem(source, `was ${outcome}: ${error}`, error),
       settings: options.settings ?? { getGlobal: () => undefined, getProject: () => undefined },
     };
-    this.host = new ExtensionHost({ session, loader, cwd, ziHome, log, pluginServices });
+    this.host = new ExtensionHost({ session, loader, cwd, ziHome, log, pluginServices, promptHooks: options.promptHooks });
     this.commands = new CommandInvoker(this.host.commands, session, cwd, log);
   }
 
@@ -91,5 +94,10 @@ export class ExtensionRuntime {
   /** Runs the plugins' shutdown work (MCP servers stop), all at once; never rejects. */
   async dispose(): Promise<void> {
     await Promise.all(this.disposers.splice(0).map((hook) => hook().catch((error: unknown) => this.options.log(`zi: plugin shutdown failed: ${String(error)}`))));
+  }
+
+  /** One stderr line and one `extension_error` about a file Zi could not use (`line` completes "zi: extension SOURCE"). */
+  reportProblem(source: string, line: string, error: string): Promise<void> {
+    return this.host.reportProblem(source, line, error);
   }
 }

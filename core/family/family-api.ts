@@ -52,4 +52,5 @@ export type { EventMode, EventModeName } from "../kernel/event-mode.js";
 export type * from "../wire/session-types.js";
 export { THINKING_LEVELS } from "../wire/session-types.js";
 export { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
+export { IMAGE_MIME_TYPES, imageBytes, imageDataProblem, type ImageMimeType, type PromptImage } from "../wire/prompt-image.js";
 export { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsProblem } from "../wire/work-plan-step.js";

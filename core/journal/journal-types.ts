@@ -33,7 +33,7 @@ export type JournalEntry = EntryBase &
     | ({ type: "operation_outcome" } & Omit<OperationOutcome, "id" | "parentId" | "timestamp">)
     | { type: "subagent"; data: unknown }
     | { type: "permission"; data: unknown }
-    | { type: "compaction"; summary: string; firstKeptEntryId: string; tokensBefore: number }
+    | { type: "compaction"; summary: string; firstKeptEntryId: string; tokensBefore: number; usage?: PiAi.Usage }
   );
 
 /** What callers pass to `append`: the journal assigns `id`, `parentId` and `timestamp`. */

@@ -13,8 +13,8 @@ export const JSON_MODE_EXIT = Object.freeze({ completed: 0, failed: 1, usage: 2,
 
 /**
  * `zi --mode json "prompt"`: the one-shot alternative to RPC. It streams the same session events as
- * JSONL (one event object per line) until the run settles, then exits with a status that says how the
- * run ended: 0 completed, 1 failed (provider error, no usable model), 130 interrupted.
+ * JSONL (one event object per line) until the run settles, then one `usage` line (session.get_usage's
+ * answer), and exits with a status that says how the run ended: 0 completed, 1 failed (provider error, no usable model), 130 interrupted.
  */
 export class JsonModeRunner {
   private lastEnd: AgentSessionEvent | undefined;
@@ -41,6 +41,8 @@ export class JsonModeRunner {
       }
       await this.module.session.prompt({ delivery: "direct", text: prompt });
       await this.module.session.awaitIdle(undefined, new AbortController().signal);
+      // The stream's last line: what the run cost (session.get_usage's answer).
+      await this.io.writeLine(JSON.stringify({ type: "usage", usage: this.module.session.getUsage() }));
     } catch (error) {
       this.io.log(`zi: ${error instanceof RpcError ? error.message : ((error as Error).stack ?? String(error))}`);
       return JSON_MODE_EXIT.failed;

@@ -43,8 +43,8 @@ export interface DescribedRuleOptions extends RuleSchema {
   name: string;
   /** `object` is the whole params object, for rules that relate fields. */
   validate(value: unknown, object: object): boolean;
-  /** The problem `details` names; never echo the value itself. */
-  message(value: unknown): string;
+  /** The problem `details` names; never echo the value itself. `object` as for `validate`. */
+  message(value: unknown, object: object): string;
 }
 
 /**
@@ -62,7 +62,7 @@ export function DescribedRule(rule: DescribedRuleOptions, options?: ValidationOp
       constraints: [schema],
       validator: {
         validate: (value, args) => rule.validate(value, args?.object ?? {}),
-        defaultMessage: (args) => rule.message(args?.value),
+        defaultMessage: (args) => rule.message(args?.value, args?.object ?? {}),
       },
     },
     options,

@@ -173,6 +173,8 @@ export class RpcConnection {
       result = method.handler.handle(params, { id, method: method.name, signal: controller?.signal ?? NEVER_ABORTED });
     } catch (error) {
       this.slots.release(slot);
+      // A handler that refuses its params before doing anything throws invalid_request synchronously: a params problem, applied: no.
+      if (error instanceof RpcError && error.code === "invalid_request") return this.protocolError(id, error);
       return this.respondError(id, method.name, error);
     }
     if (!isPromiseLike(result)) {

@@ -6,7 +6,10 @@ import type {
   PromptResult,
   SessionEventListener,
   SessionState,
+  SessionUsage,
 } from "../wire/session-types.js";
+
+import type { ContextSummary } from "../wire/context-summary.js";
 
 /** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
 export const SESSION = Symbol.for("zi.port.session");
@@ -20,10 +23,16 @@ export interface SessionPort {
   /** Events in source order. The producer awaits a listener's returned promise before its next event. */
   subscribe(listener: SessionEventListener): () => void;
   prompt(input: PromptInput): Promise<PromptResult>;
+  /** Why the selected model cannot take prompt images, or undefined when it can (or none is selected yet). */
+  imageRefusal(): string | undefined;
   /** Discards queued steering and follow-up input, aborts the active run (and a pending retry wait or command); resolves once settled. */
   interrupt(): Promise<void>;
   /** Resolves when the session is idle; `signal` lets the caller stop waiting. */
   awaitIdle(completionId: string | undefined, signal: AbortSignal): Promise<AwaitIdleResult>;
   getMessages(start: number, limit: number): MessagePage;
   getOutcomes(start: number, limit: number): OutcomePage;
+  /** Tokens, cost, model and tool calls: the session's, its current run's, its delegated children's. */
+  getUsage(): SessionUsage;
+  /** What the system prompt is built from (files, skills, problems); null until the deferred startup has loaded it. */
+  getContext(): ContextSummary | null;
 }

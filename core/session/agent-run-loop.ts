@@ -1,7 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
-import type { SessionJournalLike } from "./agent-session-options.js";
+import type { SessionJournalLike, SystemPromptSource } from "./agent-session-options.js";
 import type { AssistantStreamer } from "./assistant-streamer.js";
 import { contextMessages } from "./model-context.js";
 import type { RetryPolicy } from "./retry-policy.js";
@@ -25,7 +25,7 @@ export interface RunLoopParts {
   tools: ToolRunner;
   compactor: SessionCompactor;
   retry: RetryPolicy;
-  systemPrompt: string | undefined;
+  systemPrompt: string | SystemPromptSource | undefined;
   toolSet(): ReadonlyMap<string, AgentTool>;
   /** Runs before each model call (plugins' bounded waits for tools still starting). */
   beforeModelCall?(signal: AbortSignal): Promise<void>;
@@ -46,6 +46,9 @@ interface TurnResult {
  * as "joined" into a run that has already decided to end.
  */
 export class AgentRunLoop {
+  /** This run's system prompt: computed once when it starts, the same for each of its model calls. */
+  private systemPrompt: string | undefined;
+
   constructor(private readonly parts: RunLoopParts) {}
 
   async run(initial: QueuedInput[], signal: AbortSignal, finish: (end: RunEnd) => void): Promise<void> {
@@ -54,6 +57,7 @@ export class AgentRunLoop {
     try {
       await store.emit({ type: "agent_start" });
       await this.parts.ensureModel();
+      this.systemPrompt = await this.resolveSystemPrompt();
       let pending = [...initial, ...store.take("steering")];
       if (pending.length === 0 && this.lastRole() === "assistant") pending = store.take("followUp");
       for (;;) {
@@ -78,7 +82,8 @@ export class AgentRunLoop {
     const { store, recorder } = this.parts;
     await store.emit({ type: "turn_start" });
     for (const input of inputs) {
-      await recorder.recordMessage({ role: "user", content: [{ type: "text", text: input.text }], timestamp: Date.now() });
+      const images = (input.images ?? []).map(({ data, mimeType }): PiAi.ImageContent => ({ type: "image", data, mimeType }));
+      await recorder.recordMessage({ role: "user", content: [{ type: "text", text: input.text }, ...images], timestamp: Date.now() });
     }
     if (signal.aborted) return this.endTurn({ reason: "interrupted" });
     if (!store.model) return this.endTurn({ reason: "failed", errorMessage: "no model selected; call model.select first" });
@@ -144,9 +149,14 @@ export class AgentRunLoop {
       (tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }) as unknown as PiAi.Tool,
     );
     const context: PiAi.Context = { messages: contextMessages(this.parts.journal) };
-    if (this.parts.systemPrompt) context.systemPrompt = this.parts.systemPrompt;
+    if (this.systemPrompt) context.systemPrompt = this.systemPrompt;
     if (tools.length > 0) context.tools = tools;
     return context;
+  }
+
+  private async resolveSystemPrompt(): Promise<string | undefined> {
+    const source = this.parts.systemPrompt;
+    return typeof source === "function" ? source([...this.parts.toolSet().values()]) : source;
   }
 
   private lastRole(): PiAi.Message["role"] | undefined {

@@ -1,4 +1,5 @@
 import type { ToolCallGuard } from "./tool-call-gate.js";
+import type { ContextSummary } from "../wire/context-summary.js";
 import type { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
@@ -47,6 +48,12 @@ export interface SessionSettings {
   followUpMode?: QueueMode;
 }
 
+/**
+ * A system prompt computed at the start of each run from the tools offered in it (the context module's
+ * builder in production); a plain string is used as it is.
+ */
+export type SystemPromptSource = (tools: readonly AgentTool[]) => Promise<string>;
+
 export interface AgentSessionOptions {
   runtime: ModelRuntime;
   journal: SessionJournalLike;
@@ -54,7 +61,9 @@ export interface AgentSessionOptions {
   tools?: AgentTool[];
   /** Checks each tool call before it runs; default: this session's own gate. Delegated children get their parent's. */
   toolGuard?: ToolCallGuard;
-  systemPrompt?: string;
+  systemPrompt?: string | SystemPromptSource;
+  /** What the system prompt is built from, for `session.get_context`; undefined until loaded. */
+  describeContext?: () => ContextSummary | undefined;
   settings?: SessionSettings;
   settingsWriter?: SettingsWriter;
   retry?: Partial<RetrySettings>;

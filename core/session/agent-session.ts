@@ -1,3 +1,4 @@
+import type { ContextSummary } from "../wire/context-summary.js";
 import type { JournalEntry } from "../journal/journal-types.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { RpcError } from "../kernel/rpc-error.js";
@@ -31,12 +32,14 @@ import type {
   QueuedInput,
   SessionEventListener,
   SessionState,
+  SessionUsage,
   WorkPlan,
   WorkPlanStep,
 } from "../wire/session-types.js";
 import { ToolRunner } from "./tool-runner.js";
 import { ToolApprovals } from "./tool-approvals.js";
 import { ToolCallGate, type ToolCallHook } from "./tool-call-gate.js";
+import { UsageLedger } from "./usage-ledger.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 
@@ -73,6 +76,8 @@ export class AgentSession implements SessionPort {
   private readonly tools = new Map<string, AgentTool>();
   private readonly modelCallHooks = new Set<(signal: AbortSignal) => Promise<void>>();
   private readonly watchers: IdleWatchers;
+  private readonly usage: UsageLedger;
+  private readonly describeContext: (() => ContextSummary | undefined) | undefined;
   private run: ActiveWork | undefined;
   private exclusive: ActiveWork | undefined;
   private closing = false;
@@ -83,7 +88,9 @@ export class AgentSession implements SessionPort {
     this.journal = journal;
     this.watchers = new IdleWatchers(this.tracker, () => journal.messageCount);
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
-    const recorder = new JournalAppender(journal, this.store, this.tracker);
+    this.describeContext = options.describeContext;
+    this.usage = new UsageLedger(journal.entries());
+    const recorder = new JournalAppender(journal, this.store, this.tracker, this.usage);
     this.records = new ExtensionRecords(journal, this.store, recorder);
     this.toolGate = new ToolCallGate(options.cwd);
     this.approvals = new ToolApprovals(this.store);
@@ -133,10 +140,16 @@ export class AgentSession implements SessionPort {
   /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */
   async prompt(input: PromptInput): Promise<PromptResult> {
     this.assertOpen();
-    const { delivery, text, completionId } = input;
+    const { delivery, text, completionId, images } = input;
     if (typeof text !== "string") throw refused("text must be a string");
     if (text === "" && delivery !== "continue") throw refused("text must not be empty (only continue may be empty)");
     const queued: QueuedInput = completionId === undefined ? { text } : { text, completionId };
+    if (images !== undefined && images.length > 0) {
+      if (text === "") throw refused("images need text: a continue without text cannot carry images");
+      const problem = this.imageRefusal();
+      if (problem !== undefined) throw refused(problem);
+      queued.images = images;
+    }
     const activity = this.store.activity.type;
     const joinable = this.run !== undefined && !this.run.abort.signal.aborted;
     const result = (admission: PromptResult["admission"], revision: number | undefined): PromptResult =>
@@ -149,7 +162,7 @@ export class AgentSession implements SessionPort {
         return result("started", this.startRun([queued], completionId));
       case "steer":
       case "follow_up":
-        this.assertQueueable(text);
+        this.assertQueueable(queued);
         void this.store.enqueue(delivery === "steer" ? "steering" : "followUp", queued);
         return joinable ? result("joined", this.tracker.admit(completionId, true)) : result("queued", this.tracker.admit(completionId, false));
       case "continue":
@@ -158,7 +171,7 @@ export class AgentSession implements SessionPort {
         }
         if (joinable) {
           if (text !== "") {
-            this.assertQueueable(text);
+            this.assertQueueable(queued);
             void this.store.enqueue("followUp", queued);
           }
           return result("joined", this.tracker.admit(completionId, true));
@@ -207,6 +220,11 @@ export class AgentSession implements SessionPort {
     return this.watchers.wait(completionId, signal, this.settled ? this.store.bus.whenDrained() : undefined);
   }
 
+  /** Tokens, cost and calls of the session, its current (or last) run and its finished delegated tasks. */
+  getUsage(): SessionUsage {
+    return this.usage.snapshot();
+  }
+
   getMessages(start: number, limit: number): MessagePage {
     return this.journal.getMessagePage(start, limit, RPC_LIMITS.maxMessagePageBytes);
   }
@@ -215,8 +233,18 @@ export class AgentSession implements SessionPort {
     return this.journal.getOutcomePage(start, limit);
   }
 
-  private assertQueueable(text: string): void {
-    const refusal = this.store.queueRefusal(text);
+  /**
+   * Why the selected model cannot take images, or undefined when it can. `session.prompt` asks first,
+   * so a client is refused before admission with the field named (methods/session/prompt.method.ts).
+   */
+  imageRefusal(): string | undefined {
+    const model = this.store.model?.descriptor;
+    if (!model) return undefined;
+    return model.input.includes("image") ? undefined : `the selected model ${model.provider}/${model.id} does not accept images (its input is ${model.input.join(", ")})`;
+  }
+
+  private assertQueueable(input: QueuedInput): void {
+    const refusal = this.store.queueRefusal(input);
     if (refusal !== undefined) throw new RpcError("capacity", refusal);
   }
 
@@ -310,6 +338,11 @@ export class AgentSession implements SessionPort {
     return this.records.appendPermissionEntry(data);
   }
 
+  /** What the session's system prompt is built from (docs/context.md); null until it has been loaded. */
+  getContext(): ContextSummary | null {
+    return this.describeContext?.() ?? null;
+  }
+
   appendSubagentEntry(data: Record<string, unknown>): JournalEntry {
     return this.records.appendSubagentEntry(data);
   }
@@ -337,6 +370,7 @@ export class AgentSession implements SessionPort {
 
   private startRun(inputs: QueuedInput[], completionId: string | undefined): number | undefined {
     const revision = this.tracker.admit(completionId, true);
+    this.usage.startRun();
     const run: ActiveWork = { abort: new AbortController(), done: Promise.resolve() };
     this.run = run;
     void this.store.setActivity({ type: "running" });
@@ -349,6 +383,7 @@ export class AgentSession implements SessionPort {
 
   /** Called synchronously by the run loop at the moment it decides to end. */
   private settle(run: ActiveWork, end: RunEnd): Promise<void> {
+    this.usage.endRun();
     void this.store.emit(end.errorMessage === undefined ? { type: "agent_end", reason: end.reason } : { type: "agent_end", ...end });
     if (this.run === run) this.run = undefined;
     const announced =

@@ -37,11 +37,16 @@ export interface ChildSessionFactoryOptions {
   compaction?: Partial<CompactionSettings>;
   /** The parent session's tool-call gate: children's calls pass the same hooks and policy. */
   toolGuard?: ToolCallGuard;
+  /**
+   * What every child's prompt gets after its profile's own: the parent session's environment and
+   * project-context sections (docs/context.md), read when the child is created.
+   */
+  contextSections?: () => string;
 }
 
 /**
  * Creates the isolated child sessions of delegation: an AgentSession of its own, with a fresh journal
- * (only the profile's system prompt and the task will ever be in its context), its own tools and model,
+ * (only the profile's system prompt, the parent's environment and project context, and the task will ever be in its context), its own tools and model,
  * sharing only the parent's model runtime (catalogue, credentials, faux models).
  */
 export class ChildSessionFactory {
@@ -56,7 +61,7 @@ export class ChildSessionFactory {
       runtime: ChildSessionFactory.labelled(this.options.runtime, spec.agent),
       journal,
       cwd,
-      systemPrompt: spec.systemPrompt,
+      systemPrompt: [spec.systemPrompt, this.options.contextSections?.() ?? ""].filter((part) => part !== "").join("\n\n"),
       settings: { thinkingLevel: spec.thinkingLevel },
       retry,
       compaction,

@@ -1,6 +1,10 @@
 import { RPC_LIMITS } from "../wire/limits.js";
 import type { QueueMode, QueuedInput } from "../wire/session-types.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
+import { imageBytes } from "../wire/prompt-image.js";
+
+/** What an input costs the queues: its text and its images' base64. */
+const inputBytes = (input: QueuedInput): number => Buffer.byteLength(input.text) + imageBytes(input.images);
 
 export type QueueKind = "steering" | "followUp";
 
@@ -38,17 +42,17 @@ export class InputQueues {
     return this.list(kind).length > 0;
   }
 
-  /** Why `text` cannot be queued now, or undefined when it can. */
-  refusal(text: string): string | undefined {
+  /** Why `input` cannot be queued now, or undefined when it can. */
+  refusal(input: QueuedInput): string | undefined {
     if (this.size >= this.limits.maxQueuedInputs) return `the input queues hold ${this.limits.maxQueuedInputs} inputs already`;
-    if (this.bytes + Buffer.byteLength(text) > this.limits.maxQueuedInputBytes) {
-      return `the input queues would exceed ${this.limits.maxQueuedInputBytes} bytes of text`;
+    if (this.bytes + inputBytes(input) > this.limits.maxQueuedInputBytes) {
+      return `the input queues would exceed ${this.limits.maxQueuedInputBytes} bytes of text and images`;
     }
     return undefined;
   }
 
   push(kind: QueueKind, input: QueuedInput): void {
-    const bytes = Buffer.byteLength(input.text);
+    const bytes = inputBytes(input);
     this.bytes += bytes;
     this.list(kind).push({ input, bytes });
   }
@@ -72,13 +76,14 @@ export class InputQueues {
     return { steering: this.steering.map(this.project), followUp: this.followUp.map(this.project) };
   }
 
-  private readonly project = ({ input, bytes }: Held): QueuedInput => {
+  private readonly project = ({ input }: Held): QueuedInput => {
     const clipped = clipUtf8(input.text, this.limits.maxQueuedInputPreviewBytes);
     const shown: QueuedInput = input.completionId === undefined ? { text: clipped.text } : { text: clipped.text, completionId: input.completionId };
     if (clipped.truncated) {
       shown.textTruncated = true;
-      shown.textBytes = bytes;
+      shown.textBytes = Buffer.byteLength(input.text);
     }
+    if (input.images?.length) shown.imageCount = input.images.length;
     return shown;
   };
 

@@ -3,6 +3,7 @@ import type { JournalEntry, JournalEntryInput } from "../journal/journal-types.j
 import type { SessionJournalLike } from "./agent-session-options.js";
 import type { CompletionTracker } from "./completion-tracker.js";
 import type { SessionStateStore } from "./session-state-store.js";
+import type { UsageLedger } from "./usage-ledger.js";
 
 export interface Appended {
   entry: JournalEntry;
@@ -19,10 +20,12 @@ export class JournalAppender {
     private readonly journal: SessionJournalLike,
     private readonly store: SessionStateStore,
     private readonly tracker: CompletionTracker,
+    private readonly ledger?: Pick<UsageLedger, "observe">,
   ) {}
 
   append(input: JournalEntryInput): Appended {
     const entry = this.journal.append(input);
+    this.ledger?.observe(entry);
     return { entry, delivered: this.store.entryAppended(entry) };
   }
 

@@ -10,7 +10,8 @@ import type { CompactionState } from "../wire/session-types.js";
 
 export type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];
 
-type Summary = { summary: string } | { aborted: true } | { errorMessage: string };
+/** `usage`: what the summary's model call cost, journaled with the entry (session.get_usage counts it). */
+type Summary = { summary: string; usage?: PiAi.Usage } | { aborted: true } | { errorMessage: string };
 
 const SYSTEM_PROMPT =
   "You summarise coding-agent conversations so that the work can continue from the summary alone. " +
@@ -71,10 +72,11 @@ export class SessionCompactor {
         summary: outcome.summary,
         firstKeptEntryId: plan.firstKeptEntryId,
         tokensBefore,
+        ...(outcome.usage ? { usage: outcome.usage } : {}),
       });
       await delivered;
     }
-    await this.store.endCompaction({ reason, ...outcome });
+    await this.store.endCompaction("summary" in outcome ? { reason, summary: outcome.summary } : { reason, ...outcome });
     // An interrupt may have turned the activity into `aborting` meanwhile: leave that alone.
     if (inRun && this.store.activity.type === "compacting") await this.store.setActivity({ type: "running" });
     return "summary" in outcome;
@@ -103,6 +105,6 @@ export class SessionCompactor {
     // A summary as long as what it replaces would leave the context over the threshold, and every
     // later turn would compact again: it may use at most half of the reserve (about 4 bytes a token).
     const clipped = clipUtf8(written, Math.max(1024, this.settings.reserveTokens * 2));
-    return { summary: clipped.truncated ? `${clipped.text}\n[summary truncated]` : clipped.text };
+    return { summary: clipped.truncated ? `${clipped.text}\n[summary truncated]` : clipped.text, usage: reply.usage };
   }
 }

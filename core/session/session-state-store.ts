@@ -119,9 +119,9 @@ export class SessionStateStore {
     return this.commit(() => (this.thinking = level), { type: "thinking_level_changed", thinkingLevel: level });
   }
 
-  /** Why `text` cannot be queued now (the queues are at their bound), or undefined. */
-  queueRefusal(text: string): string | undefined {
-    return this.queues.refusal(text);
+  /** Why `input` cannot be queued now (the queues are at their bound), or undefined. */
+  queueRefusal(input: QueuedInput): string | undefined {
+    return this.queues.refusal(input);
   }
 
   enqueue(kind: QueueKind, input: QueuedInput): Promise<void> {

@@ -26,6 +26,9 @@ export interface JsonSchema {
   maxLength?: number;
   pattern?: string;
   "x-maxBytes"?: number;
+  /** Zi's own: the summed byte length a rule bounds (session.prompt's images together). */
+  "x-maxTotalBytes"?: number;
+  contentEncoding?: string;
   oneOf?: JsonSchema[];
   anyOf?: JsonSchema[];
   allOf?: JsonSchema[];

@@ -10,6 +10,9 @@ const KiB = 1024;
 export const RPC_LIMITS = Object.freeze({
   maxRecordBytes: 16 * MiB,
   maxPromptTextBytes: 8 * MiB,
+  /** session.prompt `images`: at most this many per prompt, and this many bytes of base64 `data` in all. */
+  maxPromptImages: 16,
+  maxPromptImageBytes: 6 * MiB,
   maxCompletionIdBytes: 256,
   maxCompletionTextBytes: 50 * KiB,
   maxCompletionErrorBytes: 8 * KiB,

@@ -4,6 +4,10 @@
  * value here crosses the wire as it is.
  */
 
+import type { PromptImage } from "./prompt-image.js";
+
+export type { PromptImage };
+
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
@@ -32,6 +36,10 @@ export type ModelState = { type: "unselected" } | ({ type: "selected" } & Public
 export interface QueuedInput {
   text: string;
   completionId?: string;
+  /** Held with the input until it is delivered; never shown (the state and queue_update show `imageCount`). */
+  images?: PromptImage[];
+  /** In the state and queue_update only: how many images the queued input carries. */
+  imageCount?: number;
   /** In the state and queue_update only, when `text` was clipped to maxQueuedInputPreviewBytes. */
   textTruncated?: true;
   /** The queued text's true UTF-8 size; present with `textTruncated`. */
@@ -136,6 +144,8 @@ export interface PromptInput {
   delivery: Delivery;
   text: string;
   completionId?: string;
+  /** Checked by `session.prompt`'s params (base64, type signature, count and bytes) before they get here. */
+  images?: PromptImage[];
 }
 
 export interface PromptResult {
@@ -206,3 +216,24 @@ export interface AgentSessionEvent {
 
 /** A listener may return a promise to make the producer wait (output backpressure). */
 export type SessionEventListener = (event: AgentSessionEvent) => void | Promise<void>;
+
+/** Token and call totals (session.get_usage). `cost` is in US dollars, from the model catalogue's prices. */
+export interface UsageTotals {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost: number;
+  modelCalls: number;
+  toolCalls: number;
+}
+
+export interface SessionUsage {
+  /** This session's own model and tool calls, from its whole journal (a resumed session's earlier ones too). */
+  session: UsageTotals;
+  /** The run in progress, or the last one this process ran (`active: false`); null before the first. */
+  run: (UsageTotals & { active: boolean }) | null;
+  /** Delegated children whose tasks have ended (from their `subagent` end entries); `tasks` counts them. */
+  children: UsageTotals & { tasks: number };
+}

@@ -72,8 +72,41 @@ const PERMISSION_DEFS = {
   ),
 };
 
+const USAGE_FIELDS = {
+  input: count,
+  output: count,
+  cacheRead: count,
+  cacheWrite: count,
+  totalTokens: count,
+  cost: { type: "number", minimum: 0, description: "US dollars, from the model catalogue's prices." },
+  modelCalls: count,
+  toolCalls: count,
+} satisfies Record<string, JsonSchema>;
+
+const SKILL = closed({ name: str, description: str, path: str });
+
 export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "JournalEntry" | "Limits">]: JsonSchema } = {
   ...PERMISSION_DEFS,
+  ContextSummary: {
+    description: "What the system prompt is built from: paths and names, never the files' text (docs/context.md).",
+    ...closed({
+      cwd: str,
+      gitRoot: { type: ["string", "null"] },
+      projectTrusted: bool,
+      contextFiles: { type: "array", items: closed({ path: str, clipped: { enum: ["file", "total", "omitted"] } }, ["clipped"]) },
+      systemFiles: { type: "array", items: closed({ path: str, role: { enum: ["system", "append"] }, clipped: { const: true } }, ["clipped"]) },
+      skills: { type: "array", items: SKILL },
+      shadowedSkills: { type: "array", items: closed({ name: str, path: str, shadowedBy: str }) },
+      omittedSkills: { type: "array", items: str },
+      problems: { type: "array", items: closed({ source: str, error: str }) },
+    }),
+  },
+  UsageTotals: closed(USAGE_FIELDS),
+  SessionUsage: closed({
+    session: ref("UsageTotals"),
+    run: { anyOf: [closed({ ...USAGE_FIELDS, active: bool }), { type: "null" }] },
+    children: closed({ ...USAGE_FIELDS, tasks: count }),
+  }),
   ThinkingLevel: { enum: [...THINKING_LEVELS] },
   Delivery: { enum: ["direct", "steer", "follow_up", "continue"] },
   PublicModel: { description: "The public model projection: nothing else about a model crosses RPC.", ...closed(PUBLIC_MODEL_FIELDS) },
@@ -86,8 +119,8 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
     ],
   },
   QueuedInput: {
-    description: "A queued input as state and queue_update show it: `text` clipped to maxQueuedInputPreviewBytes (`textTruncated`, with the true size in `textBytes`).",
-    ...closed({ text: str, completionId: str, textTruncated: { const: true }, textBytes: count }, ["completionId", "textTruncated", "textBytes"]),
+    description: "A queued input as state and queue_update show it: `text` clipped to maxQueuedInputPreviewBytes (`textTruncated`, with the true size in `textBytes`); `imageCount` when it carries images.",
+    ...closed({ text: str, completionId: str, textTruncated: { const: true }, textBytes: count, imageCount: count }, ["completionId", "textTruncated", "textBytes", "imageCount"]),
   },
   WorkPlan: closed({
     revision: count,

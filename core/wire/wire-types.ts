@@ -14,9 +14,12 @@ import type {
   QueuedInput,
   SessionState,
   SourcedPermissionRule,
+  SessionUsage,
   ThinkingLevel,
+  UsageTotals,
   WorkPlan,
 } from "./session-types.js";
+import type { ContextSummary } from "./context-summary.js";
 
 /** A journal entry as the wire carries it: an open envelope. */
 export type JournalEntryValue = { id: string; parentId: string | null; timestamp: string; type: string } & Record<string, unknown>;
@@ -48,6 +51,9 @@ export interface WireTypes {
   DecidingRule: DecidingRule;
   DelegationOrigin: DelegationOrigin;
   PermissionRequest: PermissionRequest;
+  ContextSummary: ContextSummary;
+  UsageTotals: UsageTotals;
+  SessionUsage: SessionUsage;
   Message: Record<string, unknown>;
   JournalEntry: JournalEntryValue;
   Limits: Record<string, number>;

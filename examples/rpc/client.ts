@@ -3,8 +3,9 @@
  *
  *   node --import ./scripts/ts-node-esm.mjs examples/rpc/client.ts "hello"
  *
- * selects the offline model faux/echo, prompts, prints the streamed reply and the completion evidence.
- * ZI_COMMAND (default: this node) and ZI_ARGS (JSON array, default: the built zi of this checkout with
+ * selects the offline model faux/echo, prompts, prints the streamed reply, the completion evidence and
+ * what the session spent (`session.get_usage`). ZI_IMAGE=photo.png attaches an image to the prompt (the
+ * model must take images: `input` in `model.list`). ZI_COMMAND (default: this node) and ZI_ARGS (JSON array, default: the built zi of this checkout with
  * `--mode rpc --no-session`) choose what is spawned; ZI_MODEL (`provider/id`) the model.
  *
  * What it shows, in protocol terms (docs/protocol.md): wait for `ready`; check that `sequence` never
@@ -14,6 +15,8 @@
  * close stdin and wait, boundedly, for the exit.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export interface RpcClientOptions {
@@ -260,6 +263,15 @@ export function answerPermissions(
   };
 }
 
+const IMAGE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
+
+/** A prompt image from a file: base64 `data` and a `mimeType` Zi checks against the bytes. */
+export function imageFromFile(path: string): { type: "image"; data: string; mimeType: string } {
+  const mimeType = IMAGE_TYPES[extname(path).toLowerCase()];
+  if (!mimeType) throw new Error(`${path}: not a .png, .jpg, .gif or .webp file`);
+  return { type: "image", data: readFileSync(path).toString("base64"), mimeType };
+}
+
 async function main(argv: string[]): Promise<number> {
   const text = argv.join(" ") || "hello";
   const [provider, id] = (process.env.ZI_MODEL ?? "faux/echo").split("/", 2);
@@ -276,12 +288,15 @@ async function main(argv: string[]): Promise<number> {
     });
     await client.request("model.select", { provider, id });
     const completionId = `cli-${process.pid}-${Date.now()}`;
-    const admitted = (await client.request("session.prompt", { delivery: "direct", text, completionId })).completionRevision;
+    const images = process.env.ZI_IMAGE ? [imageFromFile(process.env.ZI_IMAGE)] : undefined;
+    const admitted = (await client.request("session.prompt", { delivery: "direct", text, completionId, ...(images ? { images } : {}) })).completionRevision;
     let idle = await client.request("session.await_idle", { completionId });
     // A newer admission revision than the one observed means more input joined this cycle: watch again.
     while (idle.completionRevision < admitted) idle = await client.request("session.await_idle", { completionId });
     process.stdout.write("\n");
     console.log(JSON.stringify({ completion: idle.completion, messages: (await pageAll(client, "session.get_messages")).length }));
+    const { session } = await client.request("session.get_usage");
+    console.log(JSON.stringify({ usage: { modelCalls: session.modelCalls, toolCalls: session.toolCalls, totalTokens: session.totalTokens, cost: session.cost } }));
     failed = idle.completion === null || idle.completion.stopReason === "error";
   } finally {
     await client.close();

@@ -1,5 +1,6 @@
-import { IsIn, IsString, MinLength } from "class-validator";
-import { DescribedRule, MaxBytes, Optional, RPC_LIMITS, type Delivery } from "../../core/family/family-api.js";
+import { ArrayMaxSize, IsArray, IsIn, IsString, MinLength } from "class-validator";
+import { DescribedRule, MaxBytes, NestedParams, Optional, RPC_LIMITS, imageBytes, type Delivery } from "../../core/family/family-api.js";
+import { PromptImageParams } from "./prompt-image.params.js";
 
 /** Only `continue` may carry no text: it resumes from the current context. */
 const NonEmptyUnlessContinue = () =>
@@ -12,6 +13,27 @@ const NonEmptyUnlessContinue = () =>
     },
     validate: (text, object) => (object as PromptParams).delivery === "continue" || text !== "",
     message: () => "text must not be empty unless delivery is continue",
+  });
+
+/** The images of one prompt together: at most `maxPromptImageBytes` of base64. */
+const ImagesWithinBytes = () =>
+  DescribedRule({
+    name: "imagesWithinBytes",
+    jsonSchema: { "x-maxTotalBytes": RPC_LIMITS.maxPromptImageBytes },
+    validate: (images) => !Array.isArray(images) || imageBytes(images) <= RPC_LIMITS.maxPromptImageBytes,
+    message: () => `images must hold at most ${RPC_LIMITS.maxPromptImageBytes} bytes of base64 data in all`,
+  });
+
+/** Images ride with text: a `continue` without text cannot carry them. */
+const OnlyWithText = () =>
+  DescribedRule({
+    name: "imagesOnlyWithText",
+    objectSchema: {
+      if: { properties: { text: { const: "" } }, required: ["text"] },
+      then: { properties: { images: { maxItems: 0 } } },
+    },
+    validate: (images, object) => !Array.isArray(images) || images.length === 0 || (object as PromptParams).text !== "",
+    message: () => "images need text: a continue without text cannot carry images",
   });
 
 export class PromptParams {
@@ -28,4 +50,12 @@ export class PromptParams {
   @MinLength(1)
   @MaxBytes(RPC_LIMITS.maxCompletionIdBytes)
   completionId?: string;
+
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(RPC_LIMITS.maxPromptImages)
+  @ImagesWithinBytes()
+  @OnlyWithText()
+  @NestedParams(() => PromptImageParams, { each: true })
+  images?: PromptImageParams[];
 }

@@ -27,7 +27,11 @@ describe("zi --mode json", () => {
     const types = events.map((event) => event.type);
     expect(types[0]).toBe("entry_appended");
     expect(types).toEqual(expect.arrayContaining(["model_changed", "agent_start", "message_update", "message_end", "agent_end"]));
-    expect(types.at(-1)).toBe("activity_changed");
+    expect(types.at(-2)).toBe("activity_changed");
+    // The last line says what the run cost: session.get_usage's answer.
+    const totals = { input: expect.any(Number), output: expect.any(Number), cacheRead: 0, cacheWrite: 0, totalTokens: expect.any(Number), cost: 0, modelCalls: 1, toolCalls: 0 };
+    expect(events.at(-1)).toEqual({ type: "usage", usage: { session: totals, run: { ...totals, active: false }, children: { ...totals, modelCalls: 0, input: 0, output: 0, totalTokens: 0, tasks: 0 } } });
+    expect(events.at(-1).usage.session.output).toBeGreaterThan(0);
     const deltas = events.filter((e) => e.type === "message_update").map((e) => e.assistantMessageEvent.delta).join("");
     expect(deltas).toBe("Echo: hello json mode");
     expect(events.find((e) => e.type === "agent_end")).toEqual({ type: "agent_end", reason: "completed" });

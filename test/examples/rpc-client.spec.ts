@@ -107,8 +107,9 @@ describe("the copyable client (examples/rpc/client.ts)", () => {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
     const code = await new Promise((resolve) => child.on("close", resolve));
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    const [streamed, summary] = stdout.trimEnd().split("\n");
+    const [streamed, summary, usage] = stdout.trimEnd().split("\n");
     expect(streamed).toBe("Echo: hello script");
     expect(JSON.parse(summary!)).toEqual({ completion: { text: "Echo: hello script", textTruncated: false, stopReason: "stop" }, messages: 2 });
+    expect(JSON.parse(usage!)).toEqual({ usage: { modelCalls: 1, toolCalls: 0, totalTokens: expect.any(Number), cost: 0 } });
   });
 });

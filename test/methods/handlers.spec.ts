@@ -15,6 +15,7 @@ import { AwaitIdleMethod } from "../../methods/session/await-idle.method.js";
 import { GetMessagesMethod } from "../../methods/session/get-messages.method.js";
 import { GetOutcomesMethod } from "../../methods/session/get-outcomes.method.js";
 import { GetStateMethod } from "../../methods/session/get-state.method.js";
+import { GetUsageMethod } from "../../methods/session/get-usage.method.js";
 import { InterruptMethod } from "../../methods/session/interrupt.method.js";
 import { PromptMethod } from "../../methods/session/prompt.method.js";
 import { ListThinkingMethod } from "../../methods/thinking/list-thinking.method.js";
@@ -31,8 +32,15 @@ function sessionMock(): jest.Mocked<SessionPort> {
     awaitIdle: jest.fn(async () => ({})),
     getMessages: jest.fn(() => ({ start: 0, total: 0, nextStart: null, messages: [] })),
     getOutcomes: jest.fn(() => ({ start: 0, total: 0, nextStart: null, outcomes: [] })),
+    imageRefusal: jest.fn(() => undefined),
+    getUsage: jest.fn(() => USAGE),
+    getContext: jest.fn(() => null),
   };
 }
+
+const TOTALS = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: 0.5, modelCalls: 1, toolCalls: 4 };
+const USAGE = { session: TOTALS, run: { ...TOTALS, active: false }, children: { ...TOTALS, tasks: 1 } };
+const PNG = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" as const };
 
 describe("session family handlers", () => {
   it("session.get_state returns the port's state", () => {
@@ -62,6 +70,34 @@ describe("session family handlers", () => {
     const result = await resolveHandler(PromptMethod, { [SESSION]: session }).handle({ delivery: "steer", text: "hi", completionId: "c" });
     expect(session.prompt).toHaveBeenCalledWith({ delivery: "steer", text: "hi", completionId: "c" });
     expect(result).toEqual({ delivery: "steer", admission: "joined", completionRevision: 2 });
+  });
+
+  it("session.prompt hands images to the session as plain image parts", async () => {
+    const session = sessionMock();
+    await resolveHandler(PromptMethod, { [SESSION]: session }).handle({ delivery: "direct", text: "look", images: [PNG] });
+    expect(session.prompt).toHaveBeenCalledWith({ delivery: "direct", text: "look", completionId: undefined, images: [PNG] });
+  });
+
+  it("session.prompt refuses images the selected model cannot take synchronously, naming params.images, and admits nothing", () => {
+    const session = sessionMock();
+    session.imageRefusal.mockReturnValue("the selected model p/m does not accept images");
+    const handler = resolveHandler(PromptMethod, { [SESSION]: session });
+    let thrown: unknown;
+    try {
+      void handler.handle({ delivery: "direct", text: "look", images: [PNG] });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: "invalid_request", details: [{ field: "params.images", problem: "the selected model p/m does not accept images" }] });
+    expect(session.prompt).not.toHaveBeenCalled();
+    // Without images the model's input does not matter.
+    void handler.handle({ delivery: "direct", text: "plain" });
+    expect(session.prompt).toHaveBeenCalledTimes(1);
+  });
+
+  it("session.get_usage returns the port's usage", () => {
+    const session = sessionMock();
+    expect(resolveHandler(GetUsageMethod, { [SESSION]: session }).handle()).toEqual(USAGE);
   });
 
   it("session.interrupt answers {} after the session settles", async () => {

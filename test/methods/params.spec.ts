@@ -54,6 +54,38 @@ describe("params DTOs", () => {
     expect(fields(PromptParams, { delivery: "direct", text: "x", completionId: null })).toEqual(["params.completionId"]);
   });
 
+  it("PromptParams images: padded base64 whose bytes match mimeType, at most 16 and 6 MiB, only with text; each problem names its field", () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const image = (data: string, mimeType = "image/png") => ({ type: "image", data, mimeType });
+    const b64 = (bytes: number[], pad = 0) => Buffer.concat([Buffer.from(bytes), Buffer.alloc(pad)]).toString("base64");
+    const prompt = (images: unknown, text = "look", delivery = "direct") => fields(PromptParams, { delivery, text, images });
+    expect(prompt([image(png)])).toEqual([]);
+    expect(prompt([])).toEqual([]);
+    expect(prompt([image(b64([0xff, 0xd8, 0xff, 0xe0], 8), "image/jpeg")])).toEqual([]);
+    expect(prompt([image(b64([...Buffer.from("GIF89a")], 6), "image/gif")])).toEqual([]);
+    expect(prompt([image(b64([...Buffer.from("RIFF\0\0\0\0WEBPVP8 ")]), "image/webp")])).toEqual([]);
+    expect(prompt([image(png), image(b64([0xff, 0xd8, 0xff, 0xe0], 8), "image/png")])).toEqual(["params.images.1.data"]);
+    expect(prompt([image("not base64!")])).toEqual(["params.images.0.data"]);
+    expect(prompt([image(`data:image/png;base64,${png}`)])).toEqual(["params.images.0.data"]);
+    expect(prompt([image(png.slice(0, -1))])).toEqual(["params.images.0.data"]);
+    expect(prompt([image("")])).toEqual(["params.images.0.data"]);
+    expect(prompt([image(b64([1, 2, 3, 4, 5, 6, 7, 8, 9]))])).toEqual(["params.images.0.data"]);
+    expect(prompt([image(png, "image/bmp")])).toEqual(["params.images.0.mimeType"]);
+    expect(prompt([{ type: "picture", data: png, mimeType: "image/png" }])).toEqual(["params.images.0.type"]);
+    expect(prompt([{ ...image(png), url: "x" }])).toEqual(["params.images.0.url"]);
+    expect(prompt([{ data: png, mimeType: "image/png" }])).toEqual(["params.images.0.type"]);
+    expect(prompt(Array.from({ length: 16 }, () => image(png)))).toEqual([]);
+    expect(prompt(Array.from({ length: 17 }, () => image(png)))).toEqual(["params.images"]);
+    const head = b64([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]); // the PNG signature, no padding
+    const padded = (length: number) => head + "A".repeat(length - head.length);
+    expect(prompt([image(padded(6 * MiB))])).toEqual([]);
+    expect(prompt([image(padded(3 * MiB)), image(padded(3 * MiB + 4))])).toEqual(["params.images"]);
+    expect(prompt([image(png)], "", "continue")).toEqual(["params.images"]);
+    expect(prompt([], "", "continue")).toEqual([]);
+    expect(prompt(null)).toEqual(["params.images"]);
+    expect(prompt("x")).toEqual(["params.images"]);
+  });
+
   it("AwaitIdleParams: optional completionId up to 256 bytes", () => {
     expect(fields(AwaitIdleParams, {})).toEqual([]);
     expect(fields(AwaitIdleParams, { completionId: "é".repeat(128) })).toEqual([]);

@@ -1,3 +1,4 @@
+import { SystemPromptHooks } from "../../core/context/system-prompt-hooks.js";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -19,6 +20,7 @@ export function writeTree(files: Record<string, string>, prefix = "zi-ext-"): st
 /** An ExtensionHost over a fake session, recording stderr lines and every streamed event. */
 export function hostFixture(loadTimeoutMs?: number) {
   const session = new FakeExtensionSession();
+  const promptHooks = new SystemPromptHooks(() => {});
   const lines: string[] = [];
   const seen: AgentSessionEvent[] = [];
   session.subscribe((event) => void seen.push(event));
@@ -29,7 +31,8 @@ export function hostFixture(loadTimeoutMs?: number) {
     ziHome: "/tmp/zi-home",
     log: (line) => lines.push(line),
     loadTimeoutMs,
+    promptHooks,
   });
   const errors = () => seen.filter((event) => event.type === "extension_error");
-  return { session, host, lines, seen, errors };
+  return { session, host, lines, seen, errors, promptHooks };
 }

@@ -39,6 +39,15 @@ describe("CliOptions", () => {
     expect(refusal(["--mode", "acp", "--no-session"])).toMatch(/session\/load/);
   });
 
+  it("zi prompt: the flags that change the prompt, no session, nothing else", () => {
+    expect(parse(["prompt"])).toMatchObject({ mode: "prompt", noSession: true, trustProject: false, extensions: [] });
+    expect(parse(["prompt", "--trust-project", "--extension", "a.ts"])).toMatchObject({ mode: "prompt", trustProject: true, extensions: ["a.ts"] });
+    expect(refusal(["prompt", "hello"])).toMatch(/no positional/);
+    expect(refusal(["prompt", "--mode", "rpc"])).toMatch(/no --mode/);
+    expect(refusal(["prompt", "--model", "faux/echo"])).toMatch(/--trust-project and --extension only/);
+    expect(refusal(["--mode", "prompt"])).toMatch(/unsupported mode/);
+  });
+
   it("takes --trust-project as a plain switch (it takes no value)", () => {
     expect(parse(["--mode", "rpc", "--trust-project"])).toMatchObject({ trustProject: true });
     expect(parse(["--mode", "json", "--trust-project", "hello"])).toMatchObject({ trustProject: true, prompt: "hello" });

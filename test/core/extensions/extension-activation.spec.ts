@@ -38,6 +38,22 @@ describe("the extension API", () => {
     expect([...session.tools.keys()]).toEqual(["later_tool"]);
   });
 
+  it("admits onSystemPrompt hooks with the extension, under its name; a failed extension's hooks never run", async () => {
+    const { host, promptHooks } = hostFixture();
+    expect(await host.activate(identity("good"), (zi) => zi.onSystemPrompt(({ tools }) => `tools: ${tools.join(",")}`))).toBe(true);
+    expect(
+      await host.activate(identity("bad"), (zi) => {
+        zi.onSystemPrompt(() => "never");
+        throw new Error("broken");
+      }),
+    ).toBe(false);
+    expect(await host.activate(identity("not-a-function"), (zi) => zi.onSystemPrompt("text" as never))).toBe(false);
+    expect(await promptHooks.collect({ cwd: "/p", tools: ["read"] })).toEqual([{ source: "good", text: "tools: read" }]);
+    let api!: ZiExtensionApi;
+    await host.activate(identity("late"), (zi) => void (api = zi));
+    expect(() => api.onSystemPrompt(() => "late")).toThrow(/only possible while the extension loads/);
+  });
+
   it("fails an extension whose registration was invalid or taken, even when it caught the throw", async () => {
     const { host, errors } = hostFixture();
     await host.activate(identity("first"), (zi) => zi.registerCommand("build", { handler() {} }));

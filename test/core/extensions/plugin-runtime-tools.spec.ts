@@ -10,7 +10,16 @@ const tool = (name: string): AgentTool => ({ name, description: "d", parameters:
 function host() {
   const session = new FakeExtensionSession();
   const services = {
-    session: { appendSubagentEntry: () => ({}) as never, toolList: () => [], getState: () => session.getState(), announce: async () => undefined },
+    session: {
+      appendSubagentEntry: () => ({}) as never,
+      appendPermissionEntry: () => ({}) as never,
+      toolList: () => [],
+      getState: () => session.getState(),
+      announce: async () => undefined,
+      toolGate: {} as never,
+      approvals: {} as never,
+    },
+    settings: { getGlobal: () => ({}) as never, getProject: () => ({}) as never },
     tools: { replace: () => [], beforeModelCall: () => () => undefined },
     secrets: { add: () => undefined, redact: (text: string) => text },
     onDispose: () => undefined,

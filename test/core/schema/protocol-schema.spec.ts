@@ -82,7 +82,7 @@ describe("generateProtocolSchema", () => {
     expect([method("session.interrupt").concurrent, method("session.interrupt").slot]).toEqual([true, "interrupt"]);
     expect([method("session.prompt").concurrent, method("session.prompt").slot]).toEqual([false, "ordinary"]);
     expect(method("model.select").errors).toEqual(["invalid_request", "capacity", "not_found", "operation_failed"]);
-    // Only what reads what plugins and extensions register waits for their loading.
+    // Only what reads what plugins and extensions register (or the context files read with them) waits for their loading.
     expect(description.methods.filter((m) => m.awaitsStartup).map((m) => m.name).sort()).toEqual([
       "command.invoke",
       "command.list",
@@ -94,6 +94,7 @@ describe("generateProtocolSchema", () => {
       "permission.set_policy",
       "plan.get",
       "plan.replace",
+      "session.get_context",
       "session.prompt",
     ]);
     expect(method("session.get_state").errors).toEqual(["invalid_request", "capacity", "operation_failed"]);

@@ -1,0 +1,140 @@
+import { CONTEXT_LIMITS } from "./context-limits.js";
+import type { ContextFile, LoadedContext, PromptEnvironment, Skill, SystemFile } from "./context-types.js";
+
+/** A tool as the prompt lists it. */
+export interface PromptTool {
+  name: string;
+  description: string;
+}
+
+/** Text an extension's hook adds to one run's prompt. */
+export interface PromptAddition {
+  source: string;
+  text: string;
+}
+
+export const DEFAULT_IDENTITY =
+  "You are Zi, a coding agent working in the user's project. You help by reading and searching its files, changing them, and running commands, using the tools below.";
+
+const xml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const bullets = (lines: readonly string[]): string => lines.map((line) => `- ${line}`).join("\n");
+
+/**
+ * Assembles the system prompt from its parts, in a fixed order (docs/context.md): identity (or
+ * SYSTEM.md), tools, guidelines, project context, skills, environment, APPEND_SYSTEM.md, then what
+ * extensions add for the run. Pure: the same parts give the same text, so `zi prompt` prints exactly
+ * what a session sends. Each section is a method of its own, tested on its own.
+ */
+export class SystemPromptBuilder {
+  build(context: LoadedContext, tools: readonly PromptTool[], additions: readonly PromptAddition[] = []): string {
+    const names = new Set(tools.map((tool) => tool.name));
+    return [
+      this.identity(context.system),
+      this.toolList(tools),
+      context.system ? undefined : this.guidelines(names),
+      this.projectContext(context.contextFiles),
+      this.skills(context.skills, context.omittedSkills, names),
+      this.environment(context.environment),
+      ...context.appends.map((file) => this.fileText(file)),
+      ...additions.map((addition) => addition.text),
+    ]
+      .filter((section): section is string => section !== undefined && section.trim() !== "")
+      .join("\n\n");
+  }
+
+  /** What a delegated child adds to its profile's prompt: where it runs and what the project says. */
+  childSections(context: LoadedContext): string {
+    return [this.projectContext(context.contextFiles), this.environment(context.environment)].filter((section) => section !== undefined).join("\n\n");
+  }
+
+  identity(system: SystemFile | undefined): string {
+    return system ? this.fileText(system) : DEFAULT_IDENTITY;
+  }
+
+  toolList(tools: readonly PromptTool[]): string | undefined {
+    if (tools.length === 0) return undefined;
+    return `# Tools\n\n${bullets(tools.map((tool) => `${tool.name}: ${this.summary(tool.description)}`))}`;
+  }
+
+  /** A description's first sentence (of its first non-empty line), cut to a bounded length. */
+  summary(description: string): string {
+    const first = description.split("\n").map((part) => part.trim()).find((part) => part !== "") ?? "";
+    const line = /^.+?[.!?](?=\s|$)/.exec(first)?.[0] ?? first;
+    const chars = [...line];
+    return chars.length > CONTEXT_LIMITS.maxToolSummaryChars ? `${chars.slice(0, CONTEXT_LIMITS.maxToolSummaryChars - 1).join("")}…` : line;
+  }
+
+  /** Advice that follows the tools actually present: none refers to a tool the model lacks. */
+  guidelines(tools: ReadonlySet<string>): string {
+    const lines: string[] = [];
+    const explorers = ["grep", "find", "ls"].filter((name) => tools.has(name));
+    if (explorers.length > 0 && tools.has("bash")) lines.push(`Prefer ${explorers.join(", ")} over bash for exploring files: they are faster and respect .gitignore.`);
+    else if (tools.has("bash")) lines.push("Use bash to explore the project (ls, rg, find).");
+    if (tools.has("read") && (tools.has("edit") || tools.has("write"))) lines.push("Read a file before you change it.");
+    if (tools.has("edit")) lines.push("Use edit for changes to existing files: the old text must match the file exactly.");
+    if (tools.has("write")) lines.push(tools.has("edit") ? "Use write only for new files or complete rewrites." : "Use write to create or rewrite files.");
+    if (tools.has("update_plan")) lines.push("For a task of several steps, keep a work plan with update_plan and keep it current as you go.");
+    if (tools.has("delegate")) lines.push("Hand self-contained subtasks to specialised agents with delegate when that keeps your own context focused.");
+    lines.push("Follow the project's instructions below; nearer files take precedence over earlier ones.");
+    lines.push("Be concise. Show file paths clearly, and when you are done, say what you changed in plain text.");
+    return `# Guidelines\n\n${bullets(lines)}`;
+  }
+
+  projectContext(files: readonly ContextFile[]): string | undefined {
+    if (files.length === 0) return undefined;
+    const parts = files.map((file) => {
+      const note = this.clipNote(file);
+      const body = file.clipped === "omitted" ? note! : note ? `${file.content}\n\n${note}` : file.content;
+      return `## ${file.path}\n\n${body.trim()}`;
+    });
+    return [
+      "# Project context",
+      "Instructions the user and the project wrote for agents, from the most general to the nearest to the working directory; a later file takes precedence over an earlier one.",
+      ...parts,
+    ].join("\n\n");
+  }
+
+  clipNote(file: ContextFile): string | undefined {
+    switch (file.clipped) {
+      case "file":
+        return `[zi: clipped: this file is longer than ${CONTEXT_LIMITS.maxContextFileBytes} bytes; read ${file.path} for the rest]`;
+      case "total":
+        return `[zi: clipped: the context files exceed their ${CONTEXT_LIMITS.maxContextTotalBytes}-byte budget; read ${file.path} for the rest]`;
+      case "omitted":
+        return `[zi: omitted: the context files exceed their ${CONTEXT_LIMITS.maxContextTotalBytes}-byte budget; read ${file.path}]`;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Listed only when the model can read a SKILL.md (read, or bash). */
+  skills(skills: readonly Skill[], omitted: readonly string[], tools: ReadonlySet<string>): string | undefined {
+    if (skills.length === 0 || !(tools.has("read") || tools.has("bash"))) return undefined;
+    const entries = skills.map(
+      (skill) => `  <skill>\n    <name>${xml(skill.name)}</name>\n    <description>${xml(skill.description)}</description>\n    <location>${xml(skill.path)}</location>\n  </skill>`,
+    );
+    const lines = [
+      "# Skills",
+      "Skills are instructions for specific kinds of task. When a task matches a skill's description, read its SKILL.md (the location below) before you start, and follow it; resolve relative paths in it against the skill's folder.",
+      `<available_skills>\n${entries.join("\n")}\n</available_skills>`,
+    ];
+    if (omitted.length > 0) lines.push(`[zi: ${omitted.length} more skill(s) not listed (at most ${CONTEXT_LIMITS.maxSkills}): ${omitted.join(", ")}]`);
+    return lines.join("\n\n");
+  }
+
+  environment(environment: PromptEnvironment): string {
+    const lines = [
+      `Working directory: ${environment.cwd}`,
+      `Today's date: ${environment.date}`,
+      `Platform: ${environment.platform}`,
+      `Shell: ${environment.shell ?? "unknown"}`,
+      environment.gitRoot === null ? "Git repository: no" : `Git repository: yes, root ${environment.gitRoot}`,
+    ];
+    return `# Environment\n\n${bullets(lines)}`;
+  }
+
+  fileText(file: SystemFile): string {
+    const text = file.content.trim();
+    return file.clipped ? `${text}\n\n[zi: clipped: ${file.path} is longer than ${CONTEXT_LIMITS.maxSystemFileBytes} bytes]` : text;
+  }
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "@jest/globals";
+import type { LoadedContext } from "../../../core/context/context-types.js";
+import { DEFAULT_IDENTITY, SystemPromptBuilder } from "../../../core/context/system-prompt-builder.js";
+
+const builder = new SystemPromptBuilder();
+const tool = (name: string, description = `${name} things. More detail.`) => ({ name, description });
+const CODING = ["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"].map((name) => tool(name));
+
+function context(overrides: Partial<LoadedContext> = {}): LoadedContext {
+  return {
+    environment: { cwd: "/work/repo/pkg", date: "2026-12-01", platform: "linux (x64)", shell: "/bin/bash", gitRoot: "/work/repo" },
+    contextFiles: [],
+    system: undefined,
+    appends: [],
+    skills: [],
+    shadowedSkills: [],
+    omittedSkills: [],
+    problems: [],
+    projectTrusted: false,
+    ...overrides,
+  };
+}
+
+describe("SystemPromptBuilder", () => {
+  it("orders the sections: identity, tools, guidelines, project context, skills, environment, appends, additions", () => {
+    const prompt = builder.build(
+      context({
+        contextFiles: [{ path: "/home/AGENTS.md", content: "GLOBAL" }, { path: "/work/repo/AGENTS.md", content: "ROOT" }],
+        skills: [{ name: "deploy", description: "Deploy it", path: "/home/skills/deploy/SKILL.md" }],
+        appends: [
+          { path: "/home/APPEND_SYSTEM.md", origin: "global", content: "APPEND-GLOBAL\n", clipped: false },
+          { path: "/work/repo/pkg/.zi/APPEND_SYSTEM.md", origin: "project", content: "APPEND-PROJECT", clipped: false },
+        ],
+      }),
+      CODING,
+      [{ source: "ext", text: "ADDITION" }],
+    );
+    const marks = [DEFAULT_IDENTITY, "# Tools", "# Guidelines", "# Project context", "GLOBAL", "ROOT", "# Skills", "# Environment", "APPEND-GLOBAL", "APPEND-PROJECT", "ADDITION"];
+    const positions = marks.map((mark) => prompt.indexOf(mark));
+    expect(positions.every((at) => at >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(prompt.endsWith("ADDITION")).toBe(true);
+  });
+
+  it("SYSTEM.md replaces the identity and the guidelines, not the tools or the context", () => {
+    const prompt = builder.build(context({ system: { path: "/p/.zi/SYSTEM.md", origin: "project", content: "You are a reviewer.\n", clipped: false } }), CODING);
+    expect(prompt.startsWith("You are a reviewer.\n\n# Tools")).toBe(true);
+    expect(prompt).not.toContain(DEFAULT_IDENTITY);
+    expect(prompt).not.toContain("# Guidelines");
+    expect(prompt).toContain("# Environment");
+  });
+
+  it("lists each tool with the first sentence of its description, cut to one bounded line", () => {
+    expect(builder.toolList([tool("read", "Read a file. Returns at most 2000 lines."), tool("x", "\n\n  Multi\nline")])).toBe("# Tools\n\n- read: Read a file.\n- x: Multi");
+    expect(builder.summary("a".repeat(500))).toHaveLength(240);
+    expect(builder.summary("Version 1.2 of e.g. this")).toBe("Version 1.2 of e.g.");
+    expect(builder.toolList([])).toBeUndefined();
+  });
+
+  it("gives guidelines only about tools that are present", () => {
+    const all = builder.guidelines(new Set(CODING.map((entry) => entry.name)));
+    expect(all).toContain("Prefer grep, find, ls over bash for exploring files");
+    expect(all).toContain("Read a file before you change it.");
+    expect(all).toContain("Use edit for changes");
+    expect(all).toContain("Use write only for new files or complete rewrites.");
+    expect(all).toContain("update_plan");
+    expect(all).not.toContain("delegate");
+    const bashOnly = builder.guidelines(new Set(["bash"]));
+    expect(bashOnly).toContain("Use bash to explore the project (ls, rg, find).");
+    expect(bashOnly).not.toMatch(/edit|write|update_plan|grep, find/);
+    const writeOnly = builder.guidelines(new Set(["read", "write"]));
+    expect(writeOnly).toContain("Use write to create or rewrite files.");
+    expect(builder.guidelines(new Set(["delegate"]))).toContain("with delegate");
+  });
+
+  it("shows each context file under its path, with a visible note when it was clipped or omitted", () => {
+    const section = builder.projectContext([
+      { path: "/a/AGENTS.md", content: "A" },
+      { path: "/b/AGENTS.md", content: "B", clipped: "file" },
+      { path: "/c/AGENTS.md", content: "C", clipped: "total" },
+      { path: "/d/AGENTS.md", content: "", clipped: "omitted" },
+    ])!;
+    expect(section).toContain("## /a/AGENTS.md\n\nA\n\n## /b/AGENTS.md\n\nB\n\n[zi: clipped: this file is longer than 32768 bytes; read /b/AGENTS.md for the rest]");
+    expect(section).toContain("## /c/AGENTS.md\n\nC\n\n[zi: clipped: the context files exceed their 65536-byte budget; read /c/AGENTS.md for the rest]");
+    expect(section).toContain("## /d/AGENTS.md\n\n[zi: omitted: the context files exceed their 65536-byte budget; read /d/AGENTS.md]");
+    expect(builder.projectContext([])).toBeUndefined();
+  });
+
+  it("lists skills as escaped XML with their SKILL.md path, only when the model can read them", () => {
+    const skills = [{ name: "a-b", description: 'Use <x> & "y"', path: "/s/a-b/SKILL.md" }];
+    const section = builder.skills(skills, ["late"], new Set(["read"]))!;
+    expect(section).toContain("<name>a-b</name>\n    <description>Use &lt;x&gt; &amp; &quot;y&quot;</description>\n    <location>/s/a-b/SKILL.md</location>");
+    expect(section).toContain("[zi: 1 more skill(s) not listed (at most 100): late]");
+    expect(builder.skills(skills, [], new Set(["bash"]))).toBeDefined();
+    expect(builder.skills(skills, [], new Set(["edit"]))).toBeUndefined();
+    expect(builder.skills([], [], new Set(["read"]))).toBeUndefined();
+  });
+
+  it("states the environment: cwd, date, platform, shell, git root", () => {
+    expect(builder.environment(context().environment)).toBe(
+      "# Environment\n\n- Working directory: /work/repo/pkg\n- Today's date: 2026-12-01\n- Platform: linux (x64)\n- Shell: /bin/bash\n- Git repository: yes, root /work/repo",
+    );
+    expect(builder.environment({ ...context().environment, gitRoot: null, shell: undefined })).toContain("- Shell: unknown\n- Git repository: no");
+  });
+
+  it("marks a clipped SYSTEM.md or APPEND_SYSTEM.md", () => {
+    expect(builder.fileText({ path: "/h/SYSTEM.md", origin: "global", content: "S", clipped: true })).toBe("S\n\n[zi: clipped: /h/SYSTEM.md is longer than 32768 bytes]");
+  });
+
+  it("gives a delegated child the project context and the environment only", () => {
+    const child = builder.childSections(context({ contextFiles: [{ path: "/a/AGENTS.md", content: "A" }], skills: [{ name: "s", description: "d", path: "/p" }] }));
+    expect(child.startsWith("# Project context")).toBe(true);
+    expect(child).toContain("# Environment");
+    expect(child).not.toContain("# Skills");
+  });
+});
