@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -19,6 +19,7 @@ import { measureDelegation } from "./lib/delegation.measure.mjs";
 import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
+import { measureSearch } from "./lib/search.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
@@ -26,7 +27,7 @@ import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -41,6 +42,7 @@ const FULL = {
   stalled: { textBytes: 8 * 1024 * 1024, pauseMs: 10_000 },
   journal: { messages: undefined },
   delegation: { reps: 5 },
+  search: { reps: 7 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -53,6 +55,7 @@ const QUICK = {
   stalled: { textBytes: 2 * 1024 * 1024, pauseMs: 3000 },
   journal: { messages: 10_000 },
   delegation: { reps: 2 },
+  search: { reps: 2 },
 };
 
 const { values: args } = parseArgs({
@@ -94,6 +97,7 @@ const sections = {
   stalled: () => measureStalledReader(report, { ...config.stalled, ziScript }),
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
+  search: () => measureSearch(report, { root: ROOT, ...config.search }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

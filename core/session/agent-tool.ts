@@ -14,6 +14,8 @@ export interface AgentToolContext {
   cwd: string;
   /** Streams a partial result (`tool_execution_update`). */
   onUpdate(partial: AgentToolResult): void;
+  /** The model the run is using, when there is one: what it accepts (`input`) decides, say, whether `read` returns images. */
+  model?: { provider: string; id: string; input: readonly ("text" | "image")[] };
 }
 
 /**
@@ -24,5 +26,7 @@ export interface AgentTool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** Optional: repairs argument shapes models are known to send, before they are validated against `parameters`. */
+  prepareArguments?(args: unknown): unknown;
   execute(args: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult>;
 }

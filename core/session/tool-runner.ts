@@ -60,7 +60,8 @@ export class ToolRunner {
       const piAi = await this.piAi.load();
       const schema = { name: tool.name, description: tool.description, parameters: tool.parameters } as unknown as PiAi.Tool;
       validate = (candidate) => piAi.validateToolArguments(schema, { ...call, arguments: candidate as Record<string, unknown> }) as Record<string, unknown>;
-      args = validate(call.arguments);
+      // A tool may first repair shapes models are known to send; hooks' rewrites are validated as given.
+      args = validate(tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments);
     } catch (error) {
       return failure(describe(error));
     }
@@ -83,9 +84,11 @@ export class ToolRunner {
   /** Settles when the tool does or when the run is interrupted, whichever comes first. */
   private async execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolResult> {
     const race = new AbortRace(signal);
+    const model = this.store.model;
     const context = {
       signal,
       cwd: this.cwd,
+      model: model ? { provider: model.descriptor.provider, id: model.descriptor.id, input: [...model.descriptor.input] } : undefined,
       onUpdate: (partialResult: AgentToolResult): void => {
         // An update after the result would arrive behind tool_execution_end: drop it.
         if (race.settled) return;

@@ -15,18 +15,24 @@ export class BashTool implements AgentTool {
   readonly description =
     "Run a command with `bash -c` in the working directory (stdin is empty; stdout and stderr are combined). " +
     `Returns the last ${maxOutputLines} lines / ${maxOutputBytes / 1024} KiB of output; when there is more, the full output ` +
-    `is saved to a log file whose path is given. Default timeout ${defaultTimeoutMs / 1000} s (timeoutMs, at most ${maxTimeoutMs / 1000} s); ` +
+    `is saved to a log file whose path is given. Default timeout ${defaultTimeoutMs / 1000} s (timeout in seconds, at most ${maxTimeoutMs / 1000}); ` +
     "on timeout the whole process tree is killed. A non-zero exit code is reported as an error. " +
     "Background jobs (`cmd &`) are not waited for; redirect their output to a file.";
   readonly parameters = {
     type: "object",
     properties: {
       command: { type: "string", description: "The bash command line to run." },
+      timeout: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: maxTimeoutMs / 1000,
+        description: `Kill the command after this many seconds (default ${defaultTimeoutMs / 1000}).`,
+      },
       timeoutMs: {
         type: "integer",
         minimum: 1,
         maximum: maxTimeoutMs,
-        description: `Kill the command after this many milliseconds (default ${defaultTimeoutMs}).`,
+        description: "The same bound in milliseconds (give timeout or timeoutMs, not both).",
       },
     },
     required: ["command"],
@@ -38,7 +44,7 @@ export class BashTool implements AgentTool {
   async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {
     const args = new ToolArgs(this.name, rawArgs);
     const command = args.requiredString("command");
-    const timeoutMs = args.optionalInteger("timeoutMs", { min: 1, max: maxTimeoutMs }) ?? defaultTimeoutMs;
+    const timeoutMs = BashTool.readTimeout(args);
     if (context.signal.aborted) throw new Error("bash was interrupted before it started.");
     const cwdStats = await stat(context.cwd).catch(() => undefined);
     if (!cwdStats?.isDirectory()) throw new Error(`bash: the working directory ${context.cwd} does not exist.`);
@@ -47,6 +53,18 @@ export class BashTool implements AgentTool {
     const exit = await new BashRun({ command, cwd: context.cwd, timeoutMs, signal: context.signal, output, onUpdate: context.onUpdate }).run();
     const collected = await output.close();
     return BashTool.result(exit, collected, timeoutMs);
+  }
+
+  /** `timeout` (seconds, as models and pi write it) or `timeoutMs`; both bounded by the same ceiling. */
+  private static readTimeout(args: ToolArgs): number {
+    const inMs = args.optionalInteger("timeoutMs", { min: 1, max: maxTimeoutMs });
+    const seconds = args.raw("timeout");
+    if (seconds === undefined || seconds === null) return inMs ?? defaultTimeoutMs;
+    if (inMs !== undefined) throw new Error('bash: give "timeout" (seconds) or "timeoutMs", not both.');
+    if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds <= 0 || seconds > maxTimeoutMs / 1000) {
+      throw new Error(`bash: "timeout" must be a number of seconds above 0 and at most ${maxTimeoutMs / 1000}.`);
+    }
+    return Math.max(1, Math.round(seconds * 1000));
   }
 
   private static result(exit: BashExit, collected: CollectedOutput, timeoutMs: number): AgentToolResult {

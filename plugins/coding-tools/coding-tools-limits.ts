@@ -22,10 +22,18 @@ export const CODING_TOOL_LIMITS = {
   defaultFindLimit: 1000,
   defaultGrepLimit: 100,
   maxGrepLimit: 2000,
+  /** Context lines `grep` may show before and after each match. */
+  maxGrepContext: 20,
   /** A `grep` match line is shown up to this many characters. */
   grepLineChars: 500,
   /** Files larger than this are skipped by `grep` and refused by `edit`. */
   maxScanFileBytes: 32 * 1024 * 1024,
+  /**
+   * Images `read` hands to a model: at most this many bytes (base64 of 3.75 MiB stays under the 5 MB
+   * that Anthropic accepts per image; OpenAI and Google accept more) and pixels per side (Anthropic's bound).
+   */
+  maxImageBytes: 3_750_000,
+  maxImageSide: 8000,
   /** Bytes sniffed for a NUL to call a file binary. */
   binarySniffBytes: 8192,
 } as const;

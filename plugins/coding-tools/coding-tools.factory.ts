@@ -15,6 +15,8 @@ export interface CodingToolsOptions {
   cwd: string;
   /** Where `bash` keeps the full output of commands whose output exceeded the bounds. */
   logDir: string;
+  /** `rg` for grep and find: a path, false for the Node search, or unset for `rg` on PATH when there is one. */
+  ripgrep?: string | false;
 }
 
 /**
@@ -29,8 +31,8 @@ export function createCodingTools(options: CodingToolsOptions): AgentTool[] {
     new EditTool(),
     new BashTool(options.logDir),
     new LsTool(),
-    new GrepTool(),
-    new FindTool(),
+    new GrepTool(options.ripgrep),
+    new FindTool(options.ripgrep),
   ];
   return tools.map((tool) => withCwdFallback(tool, options.cwd));
 }

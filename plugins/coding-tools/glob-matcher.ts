@@ -8,10 +8,14 @@ const SPECIAL = /[.+^$()|\\]/;
  */
 export class GlobMatcher {
   private readonly regex: RegExp;
-  private readonly baseNameOnly: boolean;
+  /** The pattern with "\\" as "/" and without a leading "./". */
+  readonly normalized: string;
+  /** True when the pattern has no "/": it is matched against base names at any depth. */
+  readonly baseNameOnly: boolean;
 
   constructor(readonly pattern: string) {
     const normalized = pattern.replace(/\\/g, "/").replace(/^\.\//, "");
+    this.normalized = normalized;
     this.baseNameOnly = !normalized.includes("/");
     const source = GlobMatcher.translate(normalized);
     try {

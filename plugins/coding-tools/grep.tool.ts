@@ -1,99 +1,103 @@
-import { readFile, stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
-import { FileWalker, type WalkedFile } from "./file-walker.js";
 import { GlobMatcher } from "./glob-matcher.js";
+import { type GrepLine, withContext } from "./grep-context.js";
+import { type ContentMatch, comparePaths, grepRegExp } from "./search-backend.js";
+import { chooseSearchBackend } from "./search-backend-choice.js";
 import { joinBounded, resolveSearchRoot } from "./search-root.js";
+import { SortedBest } from "./sorted-best.js";
 import { clipChars } from "./text-bounds.js";
-import { looksBinary } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath } from "./tool-paths.js";
 
-const { defaultGrepLimit, maxGrepLimit, maxOutputBytes, grepLineChars, maxScanFileBytes } = CODING_TOOL_LIMITS;
+const { defaultGrepLimit, maxGrepLimit, maxOutputBytes, grepLineChars, maxScanFileBytes, maxGrepContext } = CODING_TOOL_LIMITS;
+
+const byPathAndLine = (a: ContentMatch, b: ContentMatch): number => comparePaths(a.relative, b.relative) || a.line - b.line;
 
 /**
- * `grep`: a regular-expression search in Node (no ripgrep needed, so behaviour is the same
- * everywhere). Patterns are JavaScript regular expressions, matched line by line.
+ * `grep`: ripgrep when it is installed, a Node search otherwise; the same files, the same matches,
+ * the same order either way. Patterns are JavaScript regular expressions (ripgrep runs them with
+ * its PCRE2 fallback when its own engine lacks a feature).
  */
 export class GrepTool implements AgentTool {
   readonly name = "grep";
   readonly description =
-    "Search file contents with a JavaScript regular expression, line by line, under a directory or in one file " +
-    "(default: the working directory). Results are \"path:line: text\" in sorted path order. glob filters files " +
-    "(\"*.ts\" matches names at any depth; with \"/\" it matches the path relative to the searched directory). " +
-    `Skips .git, node_modules, binary files and files over ${maxScanFileBytes / 1024 / 1024} MiB. ` +
-    `At most limit matches (default ${defaultGrepLimit}); long lines are cut at ${grepLineChars} characters.`;
+    "Search file contents with a regular expression (JavaScript syntax), line by line, under a directory or in one file " +
+    "(default: the working directory). Respects .gitignore, .ignore and .git/info/exclude (also nested ones, and outside git " +
+    "repositories); includes hidden files; skips .git, binary files and files over " +
+    `${maxScanFileBytes / 1024 / 1024} MiB. A path given explicitly is searched even inside an ignored directory. ` +
+    "Results are \"path:line: text\" sorted by path and line. glob filters files (\"*.ts\" matches names at any depth; " +
+    "with \"/\" it matches the path relative to the searched directory). literal: true searches for the text as given. " +
+    "context: N adds N lines before and after each match (\"path-12- text\"; \"--\" separates blocks). " +
+    `At most limit matches (default ${defaultGrepLimit}); long lines are cut at ${grepLineChars} characters. Uses ripgrep when installed.`;
   readonly parameters = {
     type: "object",
     properties: {
-      pattern: { type: "string", minLength: 1, description: "JavaScript regular expression, e.g. \"function\\\\s+main\"." },
+      pattern: { type: "string", minLength: 1, description: "Regular expression (JavaScript syntax), e.g. \"function\\\\s+main\", or the text itself with literal: true." },
       path: { type: "string", description: "Directory or file to search (default: the working directory)." },
       glob: { type: "string", description: "Only search files matching this glob, e.g. \"*.ts\" or \"src/**/*.{ts,tsx}\"." },
       ignoreCase: { type: "boolean", description: "Case-insensitive matching (default false)." },
+      literal: { type: "boolean", description: "Treat pattern as literal text, not a regular expression (default false)." },
+      context: { type: "integer", minimum: 0, maximum: maxGrepContext, description: "Lines to show before and after each match (default 0)." },
       limit: { type: "integer", minimum: 1, maximum: maxGrepLimit, description: `Most matches to return (default ${defaultGrepLimit}).` },
     },
     required: ["pattern"],
     additionalProperties: false,
   };
 
+  constructor(private readonly ripgrep?: string | false) {}
+
   async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {
     const args = new ToolArgs(this.name, rawArgs);
     const pattern = args.requiredString("pattern");
     const ignoreCase = args.optionalBoolean("ignoreCase") ?? false;
+    const literal = args.optionalBoolean("literal") ?? false;
+    const contextLines = args.optionalInteger("context", { min: 0, max: maxGrepContext }) ?? 0;
     const limit = args.optionalInteger("limit", { min: 1, max: maxGrepLimit }) ?? defaultGrepLimit;
     const globText = args.optionalString("glob");
-    const matcher = globText === undefined ? undefined : new GlobMatcher(globText);
-    let regex: RegExp;
+    const glob = globText === undefined ? undefined : new GlobMatcher(globText);
     try {
-      regex = new RegExp(pattern, ignoreCase ? "i" : "");
+      grepRegExp(pattern, literal, ignoreCase);
     } catch (error) {
       throw new Error(`grep: invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
     }
     const root = await resolveSearchRoot(context.cwd, args.optionalString("path"));
-    const files: AsyncIterable<WalkedFile> | WalkedFile[] = root.stats.isDirectory()
-      ? new FileWalker(context.signal).walk(root.absolute)
-      : [{ absolute: root.absolute, relative: basename(root.absolute) }];
+    const rootIsFile = !root.stats.isDirectory();
+    if (rootIsFile) await GrepTool.checkSearchable(root.absolute, root.shown, root.stats.size);
 
-    const results: string[] = [];
-    let filesSearched = 0;
-    let more = false;
-    search: for await (const file of files) {
-      if (matcher && !matcher.matches(file.relative)) continue;
-      if (context.signal.aborted) throw new Error("grep was interrupted.");
-      const text = await GrepTool.readSearchable(file.absolute);
-      if (text === undefined) {
-        if (!root.stats.isDirectory()) throw new Error(`grep: ${root.shown} is a binary file or larger than ${maxScanFileBytes} bytes.`);
-        continue;
-      }
-      filesSearched++;
-      const shown = displayPath(context.cwd, file.absolute);
-      const lines = text.split("\n");
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!.endsWith("\r") ? lines[i]!.slice(0, -1) : lines[i]!;
-        if (!regex.test(line)) continue;
-        if (results.length === limit) {
-          more = true;
-          break search;
-        }
-        results.push(`${shown}:${i + 1}: ${clipChars(line, grepLineChars)}`);
-      }
+    const best = new SortedBest<ContentMatch>(limit, byPathAndLine);
+    const backend = chooseSearchBackend(this.ripgrep);
+    const query = { root: root.absolute, rootIsFile, pattern, literal, ignoreCase, glob, perFileLimit: limit + 1, signal: context.signal };
+    await backend.searchContents(query, (match) => best.add(match));
+    if (context.signal.aborted) throw new Error("grep was interrupted.");
+    const found = best.take();
+    if (found.length === 0) {
+      return { content: [{ type: "text", text: "No matches found." }], details: { matches: 0, truncated: false } };
     }
-    if (results.length === 0) {
-      return { content: [{ type: "text", text: "No matches found." }], details: { matches: 0, filesSearched, truncated: false } };
-    }
-    const { text, count } = joinBounded(results, maxOutputBytes);
-    const truncated = more || count < results.length;
-    const note = truncated ? `\n\n[Showing the first ${count} matches; more exist. Narrow the pattern, path or glob${more ? ", or raise limit" : ""}.]` : "";
-    return { content: [{ type: "text", text: text + note }], details: { matches: count, filesSearched, truncated } };
+    const entries: GrepLine[] = await withContext(found, root.absolute, contextLines);
+    const lines = entries.map((entry) => GrepTool.render(entry, displayPath(context.cwd, entry.relative === "" ? root.absolute : join(root.absolute, entry.relative))));
+    const more = best.total > found.length;
+    const { text, count } = joinBounded(lines, maxOutputBytes);
+    const shownMatches = entries.slice(0, count).filter((entry) => entry.isMatch).length;
+    const truncated = more || count < lines.length;
+    const note = truncated ? `\n\n[Showing the first ${shownMatches} matches; more exist. Narrow the pattern, path or glob${more ? ", or raise limit" : ""}.]` : "";
+    return { content: [{ type: "text", text: text + note }], details: { matches: shownMatches, truncated } };
   }
 
-  /** The file's text, or undefined for files a text search should skip (binary, too large, unreadable). */
-  private static async readSearchable(absolute: string): Promise<string | undefined> {
-    const stats = await stat(absolute).catch(() => undefined);
-    if (!stats?.isFile() || stats.size > maxScanFileBytes) return undefined;
-    const bytes = await readFile(absolute).catch(() => undefined);
-    if (!bytes || looksBinary(bytes)) return undefined;
-    return bytes.toString("utf8");
+  /** "path:12: text" for a match, "path-12- text" for context; a gap line first when a block starts. */
+  private static render(entry: GrepLine, shown: string): string {
+    const line = entry.isMatch ? `${shown}:${entry.line}: ` : `${shown}-${entry.line}- `;
+    return `${entry.gapBefore ? "--\n" : ""}${line}${clipChars(entry.text, grepLineChars)}`;
+  }
+
+  /** A file named explicitly is refused, not silently skipped, when a search would skip it. */
+  private static async checkSearchable(absolute: string, shown: string, size: number): Promise<void> {
+    const refusal = new Error(`grep: ${shown} is a binary file or larger than ${maxScanFileBytes} bytes.`);
+    if (size > maxScanFileBytes) throw refusal;
+    const bytes = await readFile(absolute);
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    if (!utf16 && bytes.indexOf(0) >= 0) throw refusal;
   }
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
 import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
+import { IgnoreRules } from "./ignore-rules.js";
 import { describeFileError } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
@@ -12,12 +13,16 @@ const { defaultListLimit, maxListLimit, maxOutputBytes } = CODING_TOOL_LIMITS;
 /** Code-point order, so the listing is the same on every machine and locale. */
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `ls`: one directory's entries, sorted, directories suffixed with "/". */
+/** Follows an entry that grep and find leave out (the shared ignore rule); the entry is still listed. */
+const IGNORED_MARK = "  (ignored)";
+
+/** `ls`: one directory's entries, sorted, directories suffixed with "/", ignored entries marked. */
 export class LsTool implements AgentTool {
   readonly name = "ls";
   readonly description =
     "List a directory (default: the working directory). Entries are sorted by name, include dotfiles, and directories " +
-    `(and links to directories) end with "/". Shows at most limit entries (default ${defaultListLimit}, max ${maxListLimit}).`;
+    `(and links to directories) end with "/". Entries that grep and find skip (.gitignore, .ignore, .git/info/exclude, .git) ` +
+    `are listed but marked "${IGNORED_MARK.trim()}". Shows at most limit entries (default ${defaultListLimit}, max ${maxListLimit}).`;
   readonly parameters = {
     type: "object",
     properties: {
@@ -37,12 +42,17 @@ export class LsTool implements AgentTool {
       throw new Error(describeFileError(error, shown));
     });
     entries.sort((a, b) => byName(a.name, b.name));
+    const rules = await IgnoreRules.forRoot(absolute);
     const names: string[] = [];
+    let ignored = 0;
     for (const entry of entries.slice(0, limit)) {
       if (context.signal.aborted) throw new Error("ls was interrupted.");
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) isDirectory = (await stat(join(absolute, entry.name)).catch(() => undefined))?.isDirectory() ?? false;
-      names.push(isDirectory ? `${entry.name}/` : entry.name);
+      // A symlink is judged as a file, as ripgrep (which does not follow it) judges it.
+      const skipped = rules.ignores(entry.name, entry.isDirectory());
+      if (skipped) ignored++;
+      names.push(`${entry.name}${isDirectory ? "/" : ""}${skipped ? IGNORED_MARK : ""}`);
     }
     let text = names.length > 0 ? names.join("\n") : "(empty directory)";
     const clipped = clipUtf8(text, maxOutputBytes);
@@ -53,6 +63,6 @@ export class LsTool implements AgentTool {
     }
     const truncated = shownCount < entries.length;
     if (truncated) text += `\n\n[Showing ${shownCount} of ${entries.length} entries. Raise limit or narrow the path to see more.]`;
-    return { content: [{ type: "text", text }], details: { path: shown, entries: entries.length, shown: shownCount, truncated } };
+    return { content: [{ type: "text", text }], details: { path: shown, entries: entries.length, shown: shownCount, ignored, truncated } };
   }
 }

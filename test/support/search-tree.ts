@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** A small project tree for grep and find: sources, a test, and trees both tools must skip. */
+/** A small project tree for grep and find: sources, a test, and trees both tools must skip (.git, and node_modules by .gitignore). */
 export function writeSearchTree(dir: string): void {
   const files = new Map<string, string | Buffer>([
+    [".gitignore", "node_modules/\n"],
     ["src/main.ts", "export function main() {\n  return helper();\n}\n"],
     ["src/util/helper.ts", "export function helper() {\r\n  return 42; // TODO tidy\r\n}\r\n"],
     ["src/view.tsx", "const View = () => null; // todo later\n"],

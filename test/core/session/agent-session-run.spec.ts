@@ -130,6 +130,31 @@ describe("AgentSession run loop", () => {
     expect(textOf(harness.messages().at(-1)!)).toBe("recovered");
   });
 
+  it("lets a tool repair its arguments before validation, and tells it the run's model", async () => {
+    const seen: unknown[] = [];
+    const strict: AgentTool = {
+      name: "strict",
+      description: "Takes a list",
+      parameters: { type: "object", properties: { items: { type: "array", items: { type: "string" } } }, required: ["items"], additionalProperties: false },
+      prepareArguments: (args) => {
+        const raw = args as { items?: unknown };
+        return typeof raw.items === "string" ? { items: JSON.parse(raw.items) as unknown } : args;
+      },
+      async execute(args, context) {
+        seen.push(args.items, context.model);
+        return { content: [{ type: "text", text: "ok" }] };
+      },
+    };
+    harness = await SessionHarness.create({ tools: [strict] });
+    const { runtime, piAi } = { runtime: harness.runtime, piAi: harness.runtime.piAi };
+    runtime.respond(piAi.fauxAssistantMessage([piAi.fauxToolCall("strict", { items: '["a","b"]' }, { id: "s" })], { stopReason: "toolUse" }), runtime.text("done"));
+    await harness.ask("go");
+    const result = harness.messages().find((message) => message.role === "toolResult") as { isError: boolean };
+    expect(result.isError).toBe(false);
+    expect(seen[0]).toEqual(["a", "b"]);
+    expect(seen[1]).toEqual({ provider: expect.any(String), id: expect.any(String), input: expect.arrayContaining(["text"]) });
+  });
+
   it("ends in failed on a fatal provider error, and interrupt acknowledges it", async () => {
     harness = await SessionHarness.create();
     harness.runtime.respond(harness.runtime.error("invalid api key"));

@@ -124,6 +124,13 @@ describe("BashTool", () => {
     expect(await waitFor(() => !isAlive(pids[0]!))).toBe(true);
   });
 
+  it("takes the timeout in seconds, as models write it", async () => {
+    const result = await tool.execute({ command: 'sleep 30 & echo "child:$!"; wait', timeout: 0.3 }, makeContext(dir));
+    strays.push(...pidsIn(textOf(result), "child"));
+    expect(result.details).toMatchObject({ timedOut: true });
+    expect(textOf(result)).toContain("timed out after 300 ms");
+  });
+
   it("does not wait for background jobs that keep the output pipe open", async () => {
     const result = await tool.execute({ command: '(sleep 60; echo late) & echo "group:$$"' }, makeContext(dir));
     const [group] = pidsIn(textOf(result), "group");
@@ -180,5 +187,8 @@ describe("BashTool", () => {
   it("rejects bad arguments", async () => {
     await expect(tool.execute({ command: "" }, makeContext(dir))).rejects.toThrow(/"command" must not be empty/);
     await expect(tool.execute({ command: "true", timeoutMs: -5 }, makeContext(dir))).rejects.toThrow(/"timeoutMs"/);
+    await expect(tool.execute({ command: "true", timeout: 0 }, makeContext(dir))).rejects.toThrow(/"timeout" must be a number of seconds/);
+    await expect(tool.execute({ command: "true", timeout: 5000 }, makeContext(dir))).rejects.toThrow(/at most 3600/);
+    await expect(tool.execute({ command: "true", timeout: 1, timeoutMs: 1000 }, makeContext(dir))).rejects.toThrow(/not both/);
   });
 });

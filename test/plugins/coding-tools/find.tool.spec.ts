@@ -5,10 +5,14 @@ import { FindTool } from "../../../plugins/coding-tools/find.tool.js";
 import { writeSearchTree } from "../../support/search-tree.js";
 import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
-describe("FindTool", () => {
+// Every case runs twice: with ripgrep (installed by .ci/run) and with the Node search.
+describe.each([
+  ["ripgrep", undefined],
+  ["the Node search", false],
+] as const)("FindTool with %s", (_backend, ripgrep) => {
   let dir: string;
   let cleanup: () => void;
-  const tool = new FindTool();
+  const tool = new FindTool(ripgrep);
 
   beforeEach(() => {
     ({ dir, cleanup } = makeTempDir());
@@ -16,7 +20,7 @@ describe("FindTool", () => {
   });
   afterEach(() => cleanup());
 
-  it("matches names at any depth for a slash-free pattern, skipping node_modules and .git", async () => {
+  it("matches names at any depth for a slash-free pattern, skipping .gitignored node_modules and .git", async () => {
     const result = await run(tool, { pattern: "*.ts" }, dir);
     expect(textOf(result)).toBe("src/main.ts\nsrc/util/helper.ts\ntest/main.spec.ts");
     expect(result.details).toEqual({ count: 3, truncated: false });

@@ -5,10 +5,14 @@ import { GrepTool } from "../../../plugins/coding-tools/grep.tool.js";
 import { writeSearchTree } from "../../support/search-tree.js";
 import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
-describe("GrepTool", () => {
+// Every case runs twice: with ripgrep (installed by .ci/run) and with the Node search.
+describe.each([
+  ["ripgrep", undefined],
+  ["the Node search", false],
+] as const)("GrepTool with %s", (_backend, ripgrep) => {
   let dir: string;
   let cleanup: () => void;
-  const tool = new GrepTool();
+  const tool = new GrepTool(ripgrep);
 
   beforeEach(() => {
     ({ dir, cleanup } = makeTempDir());
@@ -16,7 +20,7 @@ describe("GrepTool", () => {
   });
   afterEach(() => cleanup());
 
-  it("finds regex matches as path:line: text, skipping node_modules, .git and binaries", async () => {
+  it("finds regex matches as path:line: text, skipping .gitignored node_modules, .git and binaries", async () => {
     const result = await run(tool, { pattern: "function\\s+\\w+\\(" }, dir);
     expect(textOf(result)).toBe("src/main.ts:1: export function main() {\nsrc/util/helper.ts:1: export function helper() {");
     expect(result.details).toMatchObject({ matches: 2, truncated: false });
@@ -52,6 +56,23 @@ describe("GrepTool", () => {
     expect(limited.details).toMatchObject({ matches: 5, truncated: true });
     const wide = textOf(await run(tool, { pattern: "^hit", path: "wide.txt" }, dir));
     expect(wide).toBe(`wide.txt:1: hit ${"w".repeat(496)}…`);
+  });
+
+  it("adds context lines, merging overlapping windows and separating blocks with --", async () => {
+    writeFileSync(join(dir, "ctx.txt"), ["a", "hit 1", "b", "hit 2", "c", "d", "e", "f", "hit 3", "g"].join("\n") + "\n");
+    const result = await run(tool, { pattern: "^hit", path: "ctx.txt", context: 1 }, dir);
+    expect(textOf(result)).toBe(
+      ["ctx.txt-1- a", "ctx.txt:2: hit 1", "ctx.txt-3- b", "ctx.txt:4: hit 2", "ctx.txt-5- c", "--", "ctx.txt-8- f", "ctx.txt:9: hit 3", "ctx.txt-10- g"].join("\n"),
+    );
+    expect(result.details).toEqual({ matches: 3, truncated: false });
+    const plain = await run(tool, { pattern: "^hit", path: "ctx.txt" }, dir);
+    expect(textOf(plain)).toBe("ctx.txt:2: hit 1\nctx.txt:4: hit 2\nctx.txt:9: hit 3");
+  });
+
+  it("accepts patterns only the older JavaScript syntax allows", async () => {
+    writeFileSync(join(dir, "q.txt"), 'say "hi"\n');
+    expect(textOf(await run(tool, { pattern: 'say \\"hi\\"', path: "q.txt" }, dir))).toBe('q.txt:1: say "hi"');
+    expect(textOf(await run(tool, { pattern: "(a", literal: true }, dir))).toBe("No matches found.");
   });
 
   it("returns a non-error result when nothing matches", async () => {

@@ -22,7 +22,22 @@ describe("LsTool", () => {
     symlinkSync("src", join(dir, "link"));
     const result = await run(tool, {}, dir);
     expect(textOf(result)).toBe(".env\nA.md\nb.txt\nlink/\nsrc/");
-    expect(result.details).toEqual({ path: ".", entries: 5, shown: 5, truncated: false });
+    expect(result.details).toEqual({ path: ".", entries: 5, shown: 5, ignored: 0, truncated: false });
+  });
+
+  it("marks the entries grep and find skip, by the same ignore rule (parent and nested ignore files)", async () => {
+    mkdirSync(join(dir, ".git", "info"), { recursive: true });
+    writeFileSync(join(dir, ".git", "info", "exclude"), "local.txt\n");
+    writeFileSync(join(dir, ".gitignore"), "build/\n*.log\n");
+    mkdirSync(join(dir, "pkg", "build"), { recursive: true });
+    writeFileSync(join(dir, "pkg", ".ignore"), "secret.txt\n");
+    for (const name of ["a.log", "secret.txt", "local.txt", "main.ts"]) writeFileSync(join(dir, "pkg", name), "");
+    writeFileSync(join(dir, "local.txt"), "");
+    const top = await run(tool, {}, dir);
+    expect(textOf(top)).toBe(".git/  (ignored)\n.gitignore\nlocal.txt  (ignored)\npkg/");
+    const pkg = await run(tool, { path: "pkg" }, dir);
+    expect(textOf(pkg)).toBe(".ignore\na.log  (ignored)\nbuild/  (ignored)\nlocal.txt  (ignored)\nmain.ts\nsecret.txt  (ignored)");
+    expect(pkg.details).toMatchObject({ entries: 6, ignored: 4 });
   });
 
   it("lists a subdirectory and honours limit", async () => {

@@ -108,3 +108,62 @@ describe("ReadTool", () => {
     await expect(tool.execute({ path: "a.txt" }, context)).rejects.toThrow(/interrupted/);
   });
 });
+
+describe("ReadTool on images", () => {
+  let dir: string;
+  let cleanup: () => void;
+  const tool = new ReadTool();
+  // A real 1x1 PNG; copies with another width in the IHDR header stand in for large images.
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+  const withWidth = (width: number): Buffer => {
+    const copy = Buffer.from(PNG);
+    copy.writeUInt32BE(width, 16);
+    return copy;
+  };
+  const vision = (cwd: string) => ({ ...makeContext(cwd), model: { provider: "p", id: "vision", input: ["text", "image"] as const } });
+  const textOnly = (cwd: string) => ({ ...makeContext(cwd), model: { provider: "p", id: "plain", input: ["text"] as const } });
+
+  beforeEach(() => {
+    ({ dir, cleanup } = makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  it("returns an image part, recognised by content, for a model that accepts images", async () => {
+    writeFileSync(join(dir, "shot.dat"), PNG);
+    const result = await tool.execute({ path: "shot.dat" }, vision(dir));
+    expect(result.content).toEqual([
+      { type: "text", text: "Read image shot.dat (PNG, 1x1 pixels, 0.1 KiB)." },
+      { type: "image", data: PNG.toString("base64"), mimeType: "image/png" },
+    ]);
+    expect(result.details).toMatchObject({ path: "shot.dat", mimeType: "image/png", width: 1, height: 1, image: true });
+  });
+
+  it("gives a text-only model a note instead", async () => {
+    writeFileSync(join(dir, "a.png"), PNG);
+    const result = await tool.execute({ path: "a.png" }, textOnly(dir));
+    expect(result.content).toEqual([
+      { type: "text", text: "a.png is an image (PNG, 1x1 pixels, 0.1 KiB). The current model (p/plain) does not accept images, so it cannot be shown." },
+    ]);
+  });
+
+  it("recognises GIF and JPEG headers, and refuses images beyond the bounds with the way out", async () => {
+    const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.from([3, 0, 2, 0]), Buffer.alloc(16)]);
+    writeFileSync(join(dir, "g"), gif);
+    expect((await tool.execute({ path: "g" }, vision(dir))).details).toMatchObject({ mimeType: "image/gif", width: 3, height: 2 });
+    const app0 = [0xff, 0xe0, 0x00, 0x10, ...Buffer.from("JFIF\0"), 1, 1, 0, 0, 1, 0, 1, 0, 0];
+    const jpeg = Buffer.from([0xff, 0xd8, ...app0, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x02, 0x00, 0x05, 0x03, ...Array(12).fill(0)]);
+    writeFileSync(join(dir, "j"), jpeg);
+    expect((await tool.execute({ path: "j" }, vision(dir))).details).toMatchObject({ mimeType: "image/jpeg", width: 5, height: 2 });
+    writeFileSync(join(dir, "wide.png"), withWidth(9000));
+    await expect(tool.execute({ path: "wide.png" }, vision(dir))).rejects.toThrow(
+      /^wide\.png is an image \(PNG, 9000x1 pixels, 0\.1 KiB\) larger than 8000 pixels per side\. Make a smaller copy/,
+    );
+    writeFileSync(join(dir, "big.png"), Buffer.concat([PNG, Buffer.alloc(4_000_000)]));
+    await expect(tool.execute({ path: "big.png" }, vision(dir))).rejects.toThrow(/larger than the 3\.58 MiB read accepts/);
+  });
+
+  it("keeps refusing other binary files", async () => {
+    writeFileSync(join(dir, "x.png"), Buffer.from([0x00, 0x01, 0x02]));
+    await expect(tool.execute({ path: "x.png" }, vision(dir))).rejects.toThrow("x.png is a binary file; read shows text files only.");
+  });
+});

@@ -1,0 +1,120 @@
+// 9. Search: Zi's grep and find on a generated tree of 21,000 files where most are ignored, against
+// ripgrep itself (`rg --hidden --glob '!.git'`, spawned as a user would) in the same run, with
+// ripgrep and with the Node search, and side by side with pi 0.73.1's grep and find (installed on
+// first use into a cache directory, not as a project dependency; its find needs fd, Debian's
+// `fdfind`). The tools are called in this process, as a session calls them.
+import { execFile, execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { searchTree } from "./search-tree.mjs";
+import { median } from "./stats.mjs";
+
+const NO_MATCH = "zi_bench_no_such_token_7f3a";
+const PI_VERSION = "0.73.1";
+const run = promisify(execFile);
+
+async function timed(action) {
+  const start = performance.now();
+  await action();
+  return performance.now() - start;
+}
+
+/** Alternates the contenders rep by rep (after one warm-up each), so load hits all alike. */
+async function compare(contenders, reps) {
+  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  for (let rep = -1; rep < reps; rep++) {
+    for (const [name, action] of Object.entries(contenders)) {
+      const ms = await timed(action);
+      if (rep >= 0) samples[name].push(ms);
+    }
+  }
+  return samples;
+}
+
+async function loadPi() {
+  const dir = join(tmpdir(), `zi-bench-pi-${PI_VERSION}`);
+  const entry = join(dir, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
+  if (!existsSync(entry)) {
+    mkdirSync(dir, { recursive: true });
+    await run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, `@mariozechner/pi-coding-agent@${PI_VERSION}`]);
+  }
+  return import(pathToFileURL(entry).href);
+}
+
+/**
+ * pi's find runs `fd --no-require-git`, a flag fd gained in 8.7; Debian 12 ships fd 8.6 as `fdfind`. The
+ * tree is a git repository, where the flag changes nothing, so a shim named `fd` drops it and runs fdfind.
+ */
+function fdShim() {
+  const dir = join(tmpdir(), "zi-bench-fd-shim");
+  mkdirSync(dir, { recursive: true });
+  const shim = join(dir, "fd");
+  writeFileSync(shim, '#!/bin/sh\nfor a in "$@"; do shift; [ "$a" = --no-require-git ] || set -- "$@" "$a"; done\nexec fdfind "$@"\n');
+  chmodSync(shim, 0o755);
+  return dir;
+}
+
+const has = (command) => {
+  try {
+    execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export async function measureSearch(report, { root, reps }) {
+  if (!has("rg")) return report.skip("search", "ripgrep (rg) is not installed: it is the baseline");
+  const { dir, files } = searchTree(root);
+  const { GrepTool } = await import(pathToFileURL(join(root, "dist/plugins/coding-tools/grep.tool.js")).href);
+  const { FindTool } = await import(pathToFileURL(join(root, "dist/plugins/coding-tools/find.tool.js")).href);
+  const context = { cwd: dir, signal: new AbortController().signal, onUpdate: () => undefined };
+  const text = (result) => result.content.map((part) => part.text ?? "").join("");
+  const expect = (result, predicate, what) => {
+    if (!predicate(text(result))) throw new Error(`search bench: ${what} gave an unexpected result: ${text(result).slice(0, 200)}`);
+  };
+  const rg = (args) => run("rg", ["--hidden", "--glob", "!.git", ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch((error) => {
+    if (error.code !== 1) throw error;
+  });
+  const zi = {
+    grepRg: async () => expect(await new GrepTool().execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep"),
+    grepNode: async () => expect(await new GrepTool(false).execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep (Node)"),
+    findRg: async () => expect(await new FindTool().execute({ pattern: "*.ts" }, context), (t) => t.startsWith("packages/") || t.startsWith("src/"), "find"),
+    findNode: async () => expect(await new FindTool(false).execute({ pattern: "*.ts" }, context), (t) => t.startsWith("packages/") || t.startsWith("src/"), "find (Node)"),
+  };
+  const label = `${files.toLocaleString("en-US")} files`;
+
+  const grep = await compare({ zi: zi.grepRg, ziNode: zi.grepNode, rg: () => rg(["--", NO_MATCH, "."]) }, reps);
+  const find = await compare({ zi: zi.findRg, ziNode: zi.findNode, rg: () => rg(["--files", "."]) }, reps);
+  const row = (name, samples, baseline, target) =>
+    report.ratio({ name, unit: "ms", zi: median(samples), baseline: median(baseline), better: "lower", target, samples: { zi: samples, baseline } });
+  row(`search: grep, no match, ${label} (rg installed) vs rg`, grep.zi, grep.rg, 2);
+  row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 6);
+  row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
+  row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, null);
+
+  let pi;
+  try {
+    pi = await loadPi();
+  } catch (error) {
+    return report.skip(`search: pi ${PI_VERSION}`, `could not install @mariozechner/pi-coding-agent@${PI_VERSION}: ${error.message.split("\n")[0]}`);
+  }
+  const piGrep = pi.createGrepTool(dir);
+  const piFind = pi.createFindTool(dir);
+  const piCall = (tool, params) => async () => {
+    const result = await tool.execute("bench", params, undefined, undefined);
+    if (!Array.isArray(result?.content)) throw new Error(`search bench: pi's ${tool.name} returned no content`);
+  };
+  const withPi = await compare({ zi: zi.grepRg, pi: piCall(piGrep, { pattern: NO_MATCH }), rg: () => rg(["--", NO_MATCH, "."]) }, reps);
+  row(`search: pi ${PI_VERSION} grep, no match, ${label} vs rg`, withPi.pi, withPi.rg, null);
+  row(`search: grep, no match, ${label}: Zi vs pi ${PI_VERSION}`, withPi.zi, withPi.pi, null);
+  if (!has("fd") && !has("fdfind")) return report.skip(`search: pi ${PI_VERSION} find`, "pi's find needs fd (Debian: fd-find)");
+  if (!has("fd")) process.env.PATH = `${fdShim()}:${process.env.PATH}`;
+  const findPi = await compare({ zi: zi.findRg, pi: piCall(piFind, { pattern: "*.ts" }), rg: () => rg(["--files", "."]) }, reps);
+  row(`search: pi ${PI_VERSION} find *.ts, ${label} vs rg --files`, findPi.pi, findPi.rg, null);
+  row(`search: find *.ts, ${label}: Zi vs pi ${PI_VERSION}`, findPi.zi, findPi.pi, null);
+}

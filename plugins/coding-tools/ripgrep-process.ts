@@ -1,0 +1,107 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+export interface RipgrepExit {
+  code: number | null;
+  /** The start of what rg wrote to stderr (errors only; warnings are silenced with --no-messages). */
+  stderr: string;
+}
+
+const STDERR_KEEP = 4096;
+let located: { path: string | undefined; forPath: string | undefined } | undefined;
+
+/**
+ * One `rg` process: arguments, never a shell. stdout is read as a stream of lines (LF-split on
+ * bytes, so a record is never cut inside a character) and handed over one by one; a handler that
+ * returns false ends the run early. rg leads its own process group, which is killed on interrupt.
+ */
+export class RipgrepProcess {
+  /** The `rg` executable on PATH, or undefined; looked up once per PATH value. */
+  static locate(): string | undefined {
+    const pathVariable = process.env.PATH;
+    if (located && located.forPath === pathVariable) return located.path;
+    let found: string | undefined;
+    for (const dir of (pathVariable ?? "").split(delimiter)) {
+      if (dir === "") continue;
+      const candidate = join(dir, "rg");
+      try {
+        accessSync(candidate, constants.X_OK);
+        if (statSync(candidate).isFile()) {
+          found = candidate;
+          break;
+        }
+      } catch {
+        // not here
+      }
+    }
+    located = { path: found, forPath: pathVariable };
+    return found;
+  }
+
+  static run(executable: string, args: string[], signal: AbortSignal, onLine: (line: Buffer) => boolean): Promise<RipgrepExit> {
+    return new Promise<RipgrepExit>((resolve, reject) => {
+      if (signal.aborted) return reject(new Error("The search was interrupted."));
+      const child = spawn(executable, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      let stderr = "";
+      let pending: Buffer | undefined;
+      let stopped = false;
+      let failure: Error | undefined;
+      const kill = (): void => {
+        if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      };
+      const onAbort = (): void => {
+        stopped = true;
+        kill();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      child.stdout!.on("data", (chunk: Buffer) => {
+        if (stopped) return;
+        let data = pending ? Buffer.concat([pending, chunk]) : chunk;
+        pending = undefined;
+        let start = 0;
+        for (let newline = data.indexOf(10); newline >= 0; newline = data.indexOf(10, start)) {
+          let keepGoing: boolean;
+          try {
+            keepGoing = onLine(data.subarray(start, newline));
+          } catch (error) {
+            // A record that cannot be read ends the run with that error, never the process.
+            failure = error instanceof Error ? error : new Error(String(error));
+            keepGoing = false;
+          }
+          start = newline + 1;
+          if (!keepGoing) {
+            stopped = true;
+            kill();
+            return;
+          }
+        }
+        if (start < data.length) pending = Buffer.from(data.subarray(start));
+        data = Buffer.alloc(0);
+      });
+      child.stderr!.on("data", (chunk: Buffer) => {
+        if (stderr.length < STDERR_KEEP) stderr += chunk.toString("utf8");
+      });
+      child.once("error", (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(new Error(`ripgrep could not be started: ${error.message}`));
+      });
+      child.once("close", (code) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) return reject(new Error("The search was interrupted."));
+        if (failure) return reject(failure);
+        try {
+          if (!stopped && pending && pending.length > 0) onLine(pending);
+        } catch (error) {
+          return reject(error instanceof Error ? error : new Error(String(error)));
+        }
+        resolve({ code: stopped ? 0 : code, stderr: stderr.slice(0, STDERR_KEEP) });
+      });
+    });
+  }
+}

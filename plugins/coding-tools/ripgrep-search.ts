@@ -1,0 +1,89 @@
+import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
+import type { GlobMatcher } from "./glob-matcher.js";
+import { ALWAYS_SKIPPED } from "./ignore-rules.js";
+import { RipgrepProcess } from "./ripgrep-process.js";
+import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend.js";
+
+/**
+ * ripgrep's own ignore handling is the rule (IgnoreRules mirrors it): hidden files included, `.git`
+ * left out, ignore files honoured outside a repository too. No user config file, no user-wide git
+ * excludes file (results must not depend on the user's settings), no warnings on stderr.
+ */
+const COMMON_ARGS = ["--no-config", "--hidden", "--glob", `!${ALWAYS_SKIPPED}`, "--no-require-git", "--no-ignore-global", "--no-messages"];
+const MATCH_PREFIX = Buffer.from('{"type":"match"');
+
+interface JsonText {
+  text?: string;
+  bytes?: string;
+}
+interface JsonMatch {
+  data: { path: JsonText; lines: JsonText; line_number: number };
+}
+
+const textOf = (value: JsonText): string => value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+
+/**
+ * The search with ripgrep: `rg --files` for find, `rg --json` for grep, parsed as a stream. A glob
+ * without "/" becomes an rg file type (types, unlike rg's --glob, never override ignore rules);
+ * every result is still checked against the glob here, so both backends filter with one matcher.
+ */
+export class RipgrepSearch implements SearchBackend {
+  readonly kind = "ripgrep";
+
+  constructor(private readonly executable: string) {}
+
+  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void> {
+    const prefix = root.endsWith("/") ? root : `${root}/`;
+    const args = [...COMMON_ARGS, ...RipgrepSearch.typeFilter(glob), "--files", "--", root];
+    const exit = await RipgrepProcess.run(this.executable, args, signal, (line) => {
+      const relative = line.toString("utf8").slice(prefix.length);
+      if (glob.matches(relative)) onFile(relative);
+      return true;
+    });
+    RipgrepSearch.check(exit.code, exit.stderr);
+  }
+
+  async searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => void): Promise<void> {
+    const { root, rootIsFile, glob } = query;
+    const prefix = root.endsWith("/") ? root : `${root}/`;
+    const args = [
+      ...COMMON_ARGS,
+      "--json",
+      "--crlf",
+      "--engine",
+      "auto",
+      "--max-filesize",
+      `${CODING_TOOL_LIMITS.maxScanFileBytes}`,
+      "--max-count",
+      `${query.perFileLimit}`,
+      ...(query.ignoreCase ? ["--ignore-case"] : ["--case-sensitive"]),
+      ...(query.literal ? ["--fixed-strings"] : []),
+      ...(glob && !rootIsFile ? RipgrepSearch.typeFilter(glob) : []),
+      "--regexp",
+      query.pattern,
+      "--",
+      root,
+    ];
+    const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => {
+      if (line.compare(MATCH_PREFIX, 0, MATCH_PREFIX.length, 0, MATCH_PREFIX.length) !== 0) return true;
+      const { data } = JSON.parse(line.toString("utf8")) as JsonMatch;
+      const relative = rootIsFile ? "" : textOf(data.path).slice(prefix.length);
+      if (glob && !rootIsFile && !glob.matches(relative)) return true;
+      onMatch({ relative, line: data.line_number, text: textOf(data.lines).replace(/\r?\n$/, "") });
+      return true;
+    });
+    RipgrepSearch.check(exit.code, exit.stderr);
+  }
+
+  /** A glob on base names narrows rg's own walk; other globs are applied to its results only. */
+  private static typeFilter(glob: GlobMatcher): string[] {
+    return glob.baseNameOnly && !glob.normalized.includes("**") ? ["--type-add", `zi:${glob.normalized}`, "--type", "zi"] : [];
+  }
+
+  /** 0: matches, 1: none; 2 is an error, which with --no-messages only a fatal one prints. */
+  private static check(code: number | null, stderr: string): void {
+    if (code === 0 || code === 1) return;
+    if (code === 2 && stderr.trim() === "") return; // unreadable entries were skipped, as the Node walk skips them
+    throw new Error(`ripgrep failed: ${stderr.trim() || `exit code ${code}`}`);
+  }
+}

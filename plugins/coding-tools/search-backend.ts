@@ -1,0 +1,61 @@
+import type { GlobMatcher } from "./glob-matcher.js";
+
+/** One matching line; `relative` is "/"-separated and relative to the search root ("" when the root is the file). */
+export interface ContentMatch {
+  relative: string;
+  line: number;
+  text: string;
+}
+
+export interface ContentQuery {
+  root: string;
+  rootIsFile: boolean;
+  /** A JavaScript regular expression (already checked to compile), or literal text. */
+  pattern: string;
+  literal: boolean;
+  ignoreCase: boolean;
+  glob?: GlobMatcher;
+  /** Matches kept per file: no file needs more than the whole result's limit plus one. */
+  perFileLimit: number;
+  signal: AbortSignal;
+}
+
+/**
+ * How `find` and `grep` reach the files: ripgrep when it is installed, a Node walk otherwise. Both
+ * apply the same ignore rule (IgnoreRules is ripgrep's rule) and report in any order; the tools sort.
+ */
+export interface SearchBackend {
+  readonly kind: "ripgrep" | "node";
+  /** Root-relative paths of the searchable files under `root` that `glob` matches. */
+  listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void>;
+  searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => void): Promise<void>;
+}
+
+/**
+ * Sorted depth-first order with names compared by UTF-16 code units: "/" sorts before every other
+ * character, so a directory's entries come right after its name (`a/b` before `a.txt`).
+ */
+export function comparePaths(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) return (ca === 47 ? -1 : ca) - (cb === 47 ? -1 : cb);
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The JavaScript form of a grep pattern; `flags` adds to the case flag. Unicode mode first (code
+ * points, as ripgrep matches); a pattern only the older syntax accepts (escapes such as `\"` or `\:`)
+ * is compiled without it.
+ */
+export function grepRegExp(pattern: string, literal: boolean, ignoreCase: boolean, flags = ""): RegExp {
+  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") : pattern;
+  const rest = `${ignoreCase ? "i" : ""}${flags}`;
+  try {
+    return new RegExp(source, `u${rest}`);
+  } catch {
+    return new RegExp(source, rest);
+  }
+}
