@@ -31,7 +31,10 @@ try {
   process.exit(2);
 }
 
-const output = protocolSink();
+// Frames leave through the credential scrub once the module knows the credentials (before `ready`).
+let redactFrames: ((json: string) => string) | undefined;
+const sink = protocolSink();
+const output: typeof sink = { write: (data, done) => sink.write(redactFrames ? redactFrames(data) : data, done) };
 const print = (text: string) => new Promise<void>((resolve) => output.write(`${text}\n`, () => resolve()));
 // Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
@@ -48,6 +51,7 @@ const loadFamilies = async () => {
 const createModule = async (options: ZiOptions) => {
   const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
   redactStderr((text) => module.redact(text));
+  redactFrames = (json) => module.redactJson(json);
   return module;
 };
 

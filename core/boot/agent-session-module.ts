@@ -55,8 +55,8 @@ export class AgentSessionModule implements SessionModule {
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
     await Promise.all([settings.load(), registry.loadCredentials()]);
-    const journal = AgentSessionModule.openJournal(options, paths, cwd);
-    const tuning = new SessionTuning(settings);
+    const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);
+    const journal = AgentSessionModule.openJournal(options, paths, cwd, redact);
     const projectTrusted = await isProjectTrusted({
       projectRoot: resolve(cwd),
       trustFlag: options.trustProject,
@@ -77,6 +77,7 @@ export class AgentSessionModule implements SessionModule {
         else stderrLine(`zi: ${source} was not loaded: ${error}`);
       },
     });
+    const tuning = new SessionTuning(settings, projectTrusted);
     const session = new AgentSession({
       runtime: registry,
       journal,
@@ -98,6 +99,7 @@ export class AgentSessionModule implements SessionModule {
       runtime: registry,
       cwd,
       journalDir: journal.file === null ? null : dirname(journal.file),
+      redact,
       retry: tuning.retry(),
       compaction: tuning.compaction(),
       toolGuard: session.toolGate.check,
@@ -126,12 +128,12 @@ export class AgentSessionModule implements SessionModule {
     return new AgentSessionModule(session, extensions, journal, registry, settings, context);
   }
 
-  private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string): SessionJournal {
+  private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
     const sessionId = randomUUID();
-    if (options.noSession) return SessionJournal.inMemory(sessionId, cwd);
-    if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd);
+    if (options.noSession) return SessionJournal.inMemory(sessionId, cwd, { redact });
+    if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd, { redact });
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
-    return SessionJournal.open(options.sessionFile);
+    return SessionJournal.open(options.sessionFile, { redact });
   }
 
   /**
@@ -152,9 +154,18 @@ export class AgentSessionModule implements SessionModule {
     if (this.session.getState().model.type === "unselected" && fallback) await this.models.select(fallback.provider, fallback.id);
   }
 
+  reportUncaught(kind: "exception" | "rejection", error: unknown): boolean {
+    return this.extensions.reportUncaught(kind, error);
+  }
+
   /** Scrubs every credential value Zi knows of from `text` (the redaction frames get), for stderr. */
   redact(text: string): string {
     return this.registry.credentials.redact(text);
+  }
+
+  /** The same for JSON text: frames on their way out (docs/models.md says what this covers). */
+  redactJson(text: string): string {
+    return this.registry.credentials.redactJson(text);
   }
 
   /**

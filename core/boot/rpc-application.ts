@@ -74,6 +74,7 @@ export class RpcApplication {
     this.server = new RpcServer({
       input: io.input,
       framer: new JsonlFramer(limits.maxRecordBytes),
+      startupProbe: new JsonlFramer(limits.maxRecordBytes),
       writer,
       connection,
       cancellation,

@@ -24,6 +24,11 @@ export interface SessionModule {
   restoreModel(): Promise<void>;
   /** The client disconnected: discard queued input and interrupt active work, resolving once settled. */
   cancel(): Promise<void>;
+  /**
+   * An uncaught exception or unhandled rejection: reported as the `extension_error` of the extension it
+   * came from (true), or false when no extension can be named.
+   */
+  reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
   /** Releases files and providers; the CLI calls it after the connection has settled. */
   dispose(): Promise<void>;
 }

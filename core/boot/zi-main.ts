@@ -47,6 +47,16 @@ export class ZiMain {
     // `on`, not `once`: a second signal (a double Ctrl-C) must not kill Zi by default mid-shutdown,
     // skipping the answers, the flush and the exit handlers that end its tools' process groups.
     for (const [signal, code] of SIGNAL_EXIT_CODES) process.on(signal, () => void app.server.shutdown(code));
+    // An exception nobody caught (a throwing timer callback): an extension's is reported as its
+    // extension_error and the session goes on; anything else leaves Zi in an unknown state, so it takes
+    // the orderly shutdown path (in-flight requests answered) and exits 1. docs/extensions.md.
+    process.on("uncaughtException", (error) => {
+      this.io.log(`zi: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (module.reportUncaught?.("exception", error)) return;
+      this.io.log("zi: the exception is not an extension's: shutting down");
+      void app.server.shutdown(1);
+    });
+    process.on("unhandledRejection", (reason) => void module.reportUncaught?.("rejection", reason));
     const code = await app.run();
     await Promise.race([
       module.dispose().catch((error) => this.io.log(`zi: dispose failed: ${(error as Error).stack ?? error}`)),

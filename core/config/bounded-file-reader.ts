@@ -14,6 +14,8 @@ export const FILE_LIMITS = {
   maxFauxScriptBytes: 16 * 1024 * 1024,
   /** A journal resumed with `--session FILE`: it is indexed in memory whole. */
   maxJournalBytes: 1024 * 1024 * 1024,
+  /** A delegation profile (`agents/*.md`): front matter and the child's system prompt. */
+  maxProfileBytes: 1024 * 1024,
 } as const;
 
 export type BoundedRead =

@@ -1,4 +1,5 @@
 import { RpcError } from "../kernel/rpc-error.js";
+import { CREDENTIAL_ENV_VARS } from "./credential-env.js";
 import { JsonFile } from "./json-file.js";
 import { warnOnStderr } from "./stderr-warning.js";
 import type { Warn } from "./stderr-warning.js";
@@ -22,6 +23,12 @@ export interface CredentialStoreOptions {
 }
 
 const REDACTED = "[redacted]";
+/**
+ * Frames and journal lines are JSON: a "secret" as short as `1` or `true` (a placeholder someone set)
+ * would rewrite protocol text itself. Real provider keys are far longer; shorter values are still
+ * scrubbed from stderr, not from JSON.
+ */
+export const MIN_JSON_SECRET_LENGTH = 16;
 // pi-ai's marker for ambient cloud credentials (AWS profiles, Google ADC): not a secret itself.
 const AMBIENT_CREDENTIALS = "<authenticated>";
 
@@ -36,6 +43,8 @@ export class CredentialStore {
   private readonly envKey: EnvKeyLookup;
   private readonly providerAuth = new Map<string, ProviderAuth>();
   private readonly secrets = new Set<string>();
+  /** For `redactJson`: each long-enough secret as it appears inside a JSON string, longest first. */
+  private jsonForms: string[] | undefined;
   private authKeys: Promise<Map<string, string>> | undefined;
 
   constructor(
@@ -58,7 +67,9 @@ export class CredentialStore {
 
   /** Marks a value (e.g. a custom auth header) as something `redact` must scrub. */
   addSecret(value: string): void {
-    if (value && value !== AMBIENT_CREDENTIALS) this.secrets.add(value);
+    if (!value || value === AMBIENT_CREDENTIALS || this.secrets.has(value)) return;
+    this.secrets.add(value);
+    this.jsonForms = undefined;
   }
 
   async apiKey(provider: string): Promise<string | undefined> {
@@ -88,7 +99,27 @@ export class CredentialStore {
    * composition root awaits it; without it the file is read on the first key lookup.
    */
   async load(): Promise<void> {
+    // The well-known key variables too: pi-ai is imported only at the first model use, too late.
+    for (const name of CREDENTIAL_ENV_VARS) {
+      const value = this.env[name];
+      if (value) this.addSecret(value);
+    }
     await this.authEntries();
+  }
+
+  /**
+   * `redact` for JSON text written by JSON.stringify (a frame, a journal line): each secret of at least
+   * MIN_JSON_SECRET_LENGTH characters, as it appears inside a JSON string (escaped), becomes `[redacted]`. The result is never longer
+   * than the input and stays valid JSON (the marker needs no escaping).
+   */
+  redactJson(text: string): string {
+    this.jsonForms ??= [...this.secrets]
+      .filter((secret) => secret.length >= MIN_JSON_SECRET_LENGTH)
+      .map((secret) => JSON.stringify(secret).slice(1, -1))
+      .sort((a, b) => b.length - a.length);
+    let result = text;
+    for (const form of this.jsonForms) if (result.includes(form)) result = result.split(form).join(REDACTED);
+    return result;
   }
 
   /** Replaces every known credential value in `text` with `[redacted]`. */

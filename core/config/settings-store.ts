@@ -38,6 +38,16 @@ export class SettingsStore {
     return project.has(key) ? project.get(key) : this.scope("global").get(key);
   }
 
+  /** Whether the given file sets `key` at all. */
+  has(scope: SettingsScope, key: string): boolean {
+    return this.scope(scope).has(key);
+  }
+
+  /** A key of one file only. */
+  getScoped(scope: SettingsScope, key: string): unknown {
+    return this.scope(scope).get(key);
+  }
+
   /** A key of the global file only, for decisions a project's own settings must not make (trust). */
   getGlobal(key: string): unknown {
     return this.scope("global").get(key);

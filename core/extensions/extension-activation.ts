@@ -5,6 +5,7 @@ import type { ToolCallHook } from "../session/tool-call-gate.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import type { ExtensionCommand, ExtensionEventListener, ZiExtension, ZiExtensionApi } from "./extension-api.js";
 import { oneLine } from "./one-line.js";
+import { sliceChars } from "../wire/utf8-clip.js";
 import type { ExtensionIdentity, ExtensionSession } from "./extension-types.js";
 
 const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
@@ -96,7 +97,7 @@ export class ExtensionActivation {
   private registerCommand(name: string, command: ExtensionCommand): void {
     this.assertLoading("registerCommand");
     if (typeof name !== "string" || !COMMAND_NAME.test(name)) {
-      this.reject(`invalid command name ${JSON.stringify(String(name)).slice(0, 80)}: use 1-64 letters, digits, ".", "_", ":" or "-", starting with a letter or digit`);
+      this.reject(`invalid command name ${JSON.stringify(sliceChars(String(name), 78))}: use 1-64 letters, digits, ".", "_", ":" or "-", starting with a letter or digit`);
     }
     if (typeof command?.handler !== "function") this.reject(`command "${name}" needs a handler function`);
     if (command.description !== undefined && typeof command.description !== "string") this.reject(`command "${name}": description must be a string`);
@@ -109,7 +110,7 @@ export class ExtensionActivation {
     this.assertLoading("registerTool");
     const name = tool?.name;
     if (typeof name !== "string" || !TOOL_NAME.test(name)) {
-      this.reject(`invalid tool name ${JSON.stringify(String(name)).slice(0, 80)}: use 1-64 letters, digits, "_" or "-"`);
+      this.reject(`invalid tool name ${JSON.stringify(sliceChars(String(name), 78))}: use 1-64 letters, digits, "_" or "-"`);
     }
     if (typeof tool.description !== "string") this.reject(`tool "${name}" needs a description string`);
     if (typeof tool.parameters !== "object" || tool.parameters === null || Array.isArray(tool.parameters)) {

@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url";
 import type { SystemPromptHook, SystemPromptHooks } from "../context/system-prompt-hooks.js";
 import type { AgentTool } from "../session/agent-tool.js";
 import type { ToolCallHook } from "../session/tool-call-gate.js";
@@ -38,6 +39,8 @@ export class ExtensionHost implements ExtensionRegistrar {
   readonly cwd: string;
   readonly ziHome: string;
   private readonly tools = new Map<string, ExtensionIdentity>();
+  /** Each extension file's path and file URL, as its frames appear in a stack trace. */
+  private readonly files: { name: string; markers: string[] }[] = [];
   private readonly loadTimeoutMs: number;
 
   constructor(private readonly options: ExtensionHostOptions) {
@@ -91,6 +94,7 @@ export class ExtensionHost implements ExtensionRegistrar {
   async activateAll(imported: readonly ImportedExtension[]): Promise<void> {
     for (const extension of imported) {
       const identity = { name: extension.name, origin: extension.origin };
+      if (!("problem" in extension)) this.files.push({ name: extension.name, markers: [`${extension.name}:`, `${pathToFileURL(extension.name).href}:`] });
       if ("problem" in extension) await this.report(identity, extension.problem);
       else await this.activate(identity, extension.activate);
     }
@@ -120,6 +124,20 @@ export class ExtensionHost implements ExtensionRegistrar {
       this.session.registerTool(tool);
     }
     for (const hook of hooks) this.session.addToolCallHook(owner.name, hook);
+  }
+
+  /**
+   * The extension file an error was thrown from: the first stack frame that lies in an extension file
+   * (its path or file URL followed by a line number) names it. Undefined when no frame does.
+   */
+  attribute(error: unknown): string | undefined {
+    const stack = error instanceof Error ? error.stack : undefined;
+    if (typeof stack !== "string") return undefined;
+    for (const line of stack.split("\n").slice(1)) {
+      const file = this.files.find(({ markers }) => markers.some((marker) => line.includes(marker)));
+      if (file) return file.name;
+    }
+    return undefined;
   }
 
   log(line: string): void {

@@ -1,5 +1,6 @@
 import type { SystemPromptHooks } from "../context/system-prompt-hooks.js";
 import { join } from "node:path";
+import { oneLine } from "./one-line.js";
 import { CommandInvoker } from "./command-invoker.js";
 import { ExtensionDiscovery } from "./extension-discovery.js";
 import { ExtensionHost } from "./extension-host.js";
@@ -99,5 +100,19 @@ export class ExtensionRuntime {
   /** One stderr line and one `extension_error` about a file Zi could not use (`line` completes "zi: extension SOURCE"). */
   reportProblem(source: string, line: string, error: string): Promise<void> {
     return this.host.reportProblem(source, line, error);
+  }
+
+  /**
+   * An exception or rejection nobody caught. When a stack frame lies in an extension file, it is that
+   * extension's: one stderr line and an `extension_error` event, and true (the session goes on).
+   * False when it cannot be attributed (Zi's own code or a dependency).
+   */
+  reportUncaught(kind: "exception" | "rejection", error: unknown): boolean {
+    const source = this.host.attribute(error);
+    if (source === undefined) return false;
+    const text = `uncaught ${kind}: ${oneLine(error)}`;
+    this.options.log(`zi: extension ${source}: ${text}`);
+    void this.options.session.announce({ type: "extension_error", extension: source, error: text });
+    return true;
   }
 }

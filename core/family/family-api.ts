@@ -16,7 +16,7 @@ export type { HandlerClass, MethodFamily } from "../kernel/method-family.js";
 export { RpcError, type FieldProblem, type OperationErrorCode } from "../kernel/rpc-error.js";
 
 // Params DTOs (class-validator's decorators come from class-validator itself).
-export { DescribedRule, MaxBytes, NestedParams, Optional, type DescribedRuleOptions, type RuleSchema } from "../kernel/params-decorators.js";
+export { DescribedRule, locatedBy, MaxBytes, NestedParams, Optional, type DescribedRuleOptions, type LocatedProblem, type RuleSchema } from "../kernel/params-decorators.js";
 
 // Result schemas, typed: `handle()` is checked against them at compile time.
 export {
@@ -53,4 +53,4 @@ export type * from "../wire/session-types.js";
 export { THINKING_LEVELS } from "../wire/session-types.js";
 export { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
 export { IMAGE_MIME_TYPES, imageBytes, imageDataProblem, type ImageMimeType, type PromptImage } from "../wire/prompt-image.js";
-export { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsProblem } from "../wire/work-plan-step.js";
+export { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsFault, workPlanStepsProblem } from "../wire/work-plan-step.js";

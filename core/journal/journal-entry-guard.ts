@@ -1,3 +1,5 @@
+import { sliceChars } from "../wire/utf8-clip.js";
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -34,7 +36,7 @@ export function entryProblem(value: unknown): string | null {
   if (!isRecord(value)) return "not a JSON object";
   if (!isString(value.type)) return "no entry type";
   const check = TYPE_CHECKS.get(value.type);
-  if (!check) return `unknown entry type "${value.type.slice(0, 40)}"`;
+  if (!check) return `unknown entry type "${sliceChars(value.type, 40)}"`;
   if (!isString(value.id) || value.id === "") return "no entry id";
   if (value.parentId !== null && !isString(value.parentId)) return "bad parentId";
   if (!isString(value.timestamp)) return "no timestamp";

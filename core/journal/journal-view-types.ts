@@ -33,4 +33,9 @@ export interface SessionJournalOptions {
    * machine crash, not only a process crash. Benchmarks that build large files may turn it off.
    */
   fsync?: boolean;
+  /**
+   * Scrubs a JSON line before it is written and indexed (known credential values become
+   * `[redacted]`; must not lengthen the line or break its JSON). Default: none.
+   */
+  redact?: (jsonLine: string) => string;
 }

@@ -34,11 +34,12 @@ export class SessionJournal {
     private fd: number | null,
     private size: number,
     private readonly fsync: boolean,
+    private readonly redact: (jsonLine: string) => string = (line) => line,
   ) {}
 
   /** `--no-session`: the same indexes, nothing on disk. */
-  static inMemory(sessionId: string, cwd: string): SessionJournal {
-    const journal = new SessionJournal(null, null, 0, false);
+  static inMemory(sessionId: string, cwd: string, options: SessionJournalOptions = {}): SessionJournal {
+    const journal = new SessionJournal(null, null, 0, false, options.redact);
     journal.append({ type: "session", version: 1, sessionId, cwd });
     return journal;
   }
@@ -55,7 +56,7 @@ export class SessionJournal {
       warn(`cannot create session journal ${file}: ${describe(error)}`);
       throw new RpcError("operation_failed", "the session file could not be created");
     }
-    const journal = new SessionJournal(file, fd, 0, options.fsync ?? true);
+    const journal = new SessionJournal(file, fd, 0, options.fsync ?? true, options.redact);
     journal.append({ type: "session", version: 1, sessionId, cwd });
     return journal;
   }
@@ -74,7 +75,7 @@ export class SessionJournal {
       const loaded = loadJournal(fd, FILE_LIMITS.maxJournalBytes);
       const fsync = options.fsync ?? true;
       const size = SessionJournal.repair(file, fd, loaded, fsync);
-      const journal = new SessionJournal(file, fd, size, fsync);
+      const journal = new SessionJournal(file, fd, size, fsync, options.redact);
       if (loaded.missingNewline) journal.writeLine("\n");
       for (const entry of loaded.entries) journal.index.add(entry);
       return journal;
@@ -217,7 +218,8 @@ export class SessionJournal {
     while (this.index.has(id));
     const base = { id, parentId: this.index.lastEntryId, timestamp: new Date().toISOString() };
     // `base` last too: a JS caller's stray id/parentId/timestamp must not win; `type` first reads well.
-    const line = JSON.stringify(Object.assign({ type: input.type, ...base }, input, base));
+    // Scrubbed before it is parsed back: the file, the index and every event built from it agree.
+    const line = this.redact(JSON.stringify(Object.assign({ type: input.type, ...base }, input, base)));
     const entry: unknown = JSON.parse(line);
     const problem = entryProblem(entry);
     if (problem) throw new Error(`refusing to journal a ${input.type} entry: ${problem}`);

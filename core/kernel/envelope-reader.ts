@@ -1,5 +1,6 @@
 import { assertJsonDepth, type JsonDepthError } from "../wire/json-depth.js";
 import { RpcError } from "./rpc-error.js";
+import { sliceChars } from "../wire/utf8-clip.js";
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["version", "id", "method", "params"]);
 const CANONICAL_HEAD = '{"version":1,"id":"';
@@ -57,7 +58,10 @@ export class EnvelopeReader {
     const id = this.readId(record.id);
     if (tooDeep) {
       const problem = `nests deeper than ${tooDeep.maxDepth} levels`;
-      return rejection(id, "invalid_request", tooDeep.message, [field(truncate(tooDeep.topLevelKey ?? "record"), problem)]);
+      // Named like a params problem: the parameter that holds the too-deep value, `params.<name>`.
+      const at = tooDeep.topLevelKey === undefined ? "record" : truncate(tooDeep.topLevelKey);
+      const name = tooDeep.topLevelKey === "params" && tooDeep.secondKey !== undefined ? `${at}.${truncate(tooDeep.secondKey)}` : at;
+      return rejection(id, "invalid_request", tooDeep.message, [field(name, problem)]);
     }
     if (!("version" in record)) return rejection(id, "invalid_request", "version is required", [field("version", "is required")]);
     if (record.version !== 1) {
@@ -133,5 +137,5 @@ function field(name: string, problem: string) {
 }
 
 function truncate(key: string): string {
-  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
+  return key.length > 64 ? `${sliceChars(key, 64)}…` : key;
 }

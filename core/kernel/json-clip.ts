@@ -1,4 +1,4 @@
-import { clipUtf8 } from "../wire/utf8-clip.js";
+import { clipUtf8, sliceChars } from "../wire/utf8-clip.js";
 
 /** Room kept for a container's punctuation and a key: below this, no further member is added. */
 const MEMBER_RESERVE = 512;
@@ -39,7 +39,7 @@ function clip(value: unknown, budget: { left: number }): unknown {
   for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
     if (member === undefined) continue;
     if (budget.left < MEMBER_RESERVE) break;
-    const name = key.length > MAX_KEY_CHARS ? key.slice(0, MAX_KEY_CHARS) : key;
+    const name = sliceChars(key, MAX_KEY_CHARS);
     budget.left -= name.length * 6 + 4;
     out[name] = clip(member, budget);
   }

@@ -97,3 +97,18 @@ export function nestedParamsOf(dto: ParamsClass, property: string): ParamsClass 
   }
   return undefined;
 }
+
+/** Where inside a parameter's value a rule failed: keys and indexes below the parameter, and why. */
+export interface LocatedProblem {
+  path: readonly (string | number)[];
+  problem: string;
+}
+
+/**
+ * ValidationOptions for a custom rule over a whole nested value (an array of steps): `locate` names
+ * the part at fault, so the problem is reported on `params.<name>.<index>.<key>` like any nested field
+ * (docs/protocol.md), not on the parameter as a whole.
+ */
+export function locatedBy(locate: (value: unknown) => LocatedProblem | undefined): ValidationOptions {
+  return { context: { locate } };
+}

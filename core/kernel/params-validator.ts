@@ -1,8 +1,9 @@
 import { getMetadataStorage, ValidationTypes, validateSync, type ValidationError } from "class-validator";
 import type { ParamsClass } from "./rpc-method-metadata.js";
-import { nestedParamsOf } from "./params-decorators.js";
+import { type LocatedProblem, nestedParamsOf } from "./params-decorators.js";
 import { RpcError, type FieldProblem } from "./rpc-error.js";
 import { RPC_LIMITS } from "../wire/limits.js";
+import { sliceChars } from "../wire/utf8-clip.js";
 
 const MAX_FIELD_NAME = 64;
 /** DTOs may nest DTOs (even themselves); a record nests at most this deep into them. */
@@ -99,14 +100,22 @@ function invalid(details: FieldProblem[]): RpcError {
 }
 
 function unknownField(prefix: string, key: string): FieldProblem {
-  const field = key.length > MAX_FIELD_NAME ? `${key.slice(0, MAX_FIELD_NAME)}…` : key;
-  return { field: `params.${prefix}${field}`, problem: "unknown field" };
+  return { field: `params.${prefix}${fieldName(key)}`, problem: "unknown field" };
+}
+
+function fieldName(key: string | number): string {
+  const name = String(key);
+  return name.length > MAX_FIELD_NAME ? `${sliceChars(name, MAX_FIELD_NAME)}…` : name;
 }
 
 function collect(error: ValidationError, prefix: string, out: FieldProblem[]): void {
   const field = `${prefix}${error.property}`;
-  if (error.constraints) {
-    for (const problem of Object.values(error.constraints)) out.push({ field: `params.${field}`, problem });
+  for (const [name, problem] of Object.entries(error.constraints ?? {})) {
+    // A rule over a whole nested value may say which part failed (`locatedBy`): the field names that part.
+    const locate = (error.contexts?.[name] as { locate?: (value: unknown) => LocatedProblem | undefined } | undefined)?.locate;
+    const located = locate?.(error.value);
+    if (located) out.push({ field: ["params", field, ...located.path.map(fieldName)].join("."), problem: located.problem });
+    else out.push({ field: `params.${field}`, problem });
   }
   for (const child of error.children ?? []) collect(child, `${field}.`, out);
 }

@@ -40,6 +40,8 @@ export class RpcConnection {
   private admitting = true;
   private readonly encoder: FrameEncoder;
   private registry!: MethodRegistry;
+  /** True while a record waits at the startup gate (not yet admitted). */
+  heldAtGate = false;
   /** Pending until the deferred startup has finished; undefined after. */
   private startup: Promise<void> | undefined;
 
@@ -102,8 +104,12 @@ export class RpcConnection {
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
     // The startup gate: the returned promise holds admission, so nothing after this record overtakes it.
     if (method.awaitsStartup && this.startup !== undefined) {
+      this.heldAtGate = true;
       return this.startup.then(
-        () => this.admitHeld(request.id, request.params, method),
+        () => {
+          this.heldAtGate = false;
+          return this.admitHeld(request.id, request.params, method);
+        },
         () => undefined,
       );
     }

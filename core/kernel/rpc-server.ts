@@ -11,6 +11,11 @@ const MAX_QUEUED_INPUT_BYTES = 256 * 1024;
 export interface ServerDependencies {
   input: Readable;
   framer: JsonlFramer;
+  /**
+   * A second framer that checks input as it arrives while Zi is starting (docs/protocol.md, Startup):
+   * admission may be held for the extensions, and invalid framing must not wait for them.
+   */
+  startupProbe?: JsonlFramer;
   writer: FrameWriter;
   connection: RpcConnection;
   cancellation: CancellationPort;
@@ -35,6 +40,8 @@ export class RpcServer {
   private readonly queue: Buffer[] = [];
   private queuedBytes = 0;
   private stopping: Promise<number> | undefined;
+  /** Invalid framing the startup probe found ahead of the real framer. */
+  private probeError: RpcError | undefined;
   private resolveExit!: (code: number) => void;
   readonly exitCode: Promise<number> = new Promise((resolve) => (this.resolveExit = resolve));
 
@@ -64,7 +71,10 @@ export class RpcServer {
       ),
     );
     startup.then(
-      () => (this.started = true),
+      () => {
+        this.started = true;
+        this.deps.startupProbe?.discard();
+      },
       (error) => {
         this.deps.log(`zi: startup failed: ${(error as Error)?.stack ?? String(error)}`);
         void this.shutdown(1);
@@ -96,7 +106,30 @@ export class RpcServer {
     this.queuedBytes += chunk.length;
     if (this.queuedBytes > MAX_QUEUED_INPUT_BYTES) this.deps.input.pause();
     if (!this.stalled) this.pump();
+    if (!this.started && !this.stopping) this.probe(chunk);
   };
+
+  /**
+   * While starting, the probe frames every chunk as it arrives (the same bytes, in the same order, as
+   * the real framer will). Invalid framing behind a request held at the startup gate ends Zi now, and
+   * the held request, not yet admitted, is discarded with the rest of the input; anywhere else the
+   * real framer reaches it soon, in input order, and records before it are admitted first.
+   */
+  private probe(chunk: Buffer): void {
+    const probe = this.deps.startupProbe;
+    if (!probe || this.probeError) return;
+    try {
+      probe.push(chunk);
+      while (probe.next() !== null);
+    } catch (error) {
+      this.probeError = error as RpcError;
+      this.fatalIfHeld();
+    }
+  }
+
+  private fatalIfHeld(): void {
+    if (this.probeError && !this.started && this.deps.connection.heldAtGate) void this.fatal(this.probeError);
+  }
 
   /**
    * End of input. Records already received are still admitted in order, as long as admission makes
@@ -168,6 +201,7 @@ export class RpcServer {
       const admitted = connection.handleRecord(line);
       if (admitted) {
         this.stallUntil(admitted);
+        this.fatalIfHeld();
         return;
       }
     }

@@ -1,4 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
+import { charBoundary } from "../wire/utf8-clip.js";
 import type { FauxPacing } from "./faux-responder.js";
 import type { PiAiModule } from "./pi-ai-loader.js";
 import type { ReadGate } from "./read-gate.js";
@@ -68,8 +69,11 @@ async function streamDeltas(
           : { type: "toolCall", id: block.id, name: block.name, arguments: {} },
     ];
     stream.push({ type: `${kind}_start`, contentIndex: index, partial: { ...partial } } as PiAi.AssistantMessageEvent);
-    for (let offset = 0; offset < text.length || (offset === 0 && text.length === 0); offset += charSize) {
-      const chunk = text.slice(offset, offset + charSize);
+    for (let offset = 0, end = 0; offset < text.length || (offset === 0 && text.length === 0); offset = end) {
+      // Never between the halves of a surrogate pair (an emoji): a one-unit step takes the pair whole.
+      end = charBoundary(text, offset + charSize);
+      if (end <= offset) end = Math.min(text.length, offset + 2);
+      const chunk = text.slice(offset, end);
       const closed = gate.wait();
       if (closed) await closed;
       await schedule(chunk, pacing.tokensPerSecond);

@@ -44,8 +44,19 @@ export function registerReadGate(gate: ReadGate): { header: string; release: () 
   return { header: id, release: () => gates.delete(id) };
 }
 
+/**
+ * An error object's type in a streamed body (`"error":{"message":…,"type":"server_error"`): OpenAI's
+ * and Anthropic's SSE error events. Inside a JSON string the quotes would be escaped, so model text
+ * cannot match; and it is consulted only when the call ended in an error.
+ */
+const ERROR_TYPE = /"error"\s*:\s*\{[^{}]*?"type"\s*:\s*"([a-z_]{1,64})"/;
+/** Enough of the previous chunk to find an error object cut between two chunks. */
+const SNIFF_TAIL_CHARS = 512;
+
 function gatedBody(body: ReadableStream<Uint8Array>, gate: ReadGate): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const decoder = new TextDecoder();
+  let tail = "";
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -53,8 +64,13 @@ function gatedBody(body: ReadableStream<Uint8Array>, gate: ReadGate): ReadableSt
         if (wait) await wait;
         reader ??= body.getReader();
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) return controller.close();
+        if (gate.streamErrorType === undefined) {
+          const text = tail + decoder.decode(value, { stream: true });
+          gate.streamErrorType = ERROR_TYPE.exec(text)?.[1];
+          tail = text.slice(-SNIFF_TAIL_CHARS);
+        }
+        controller.enqueue(value);
       },
       cancel(reason) {
         return reader ? reader.cancel(reason) : body.cancel(reason);

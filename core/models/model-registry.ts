@@ -5,6 +5,7 @@ import { warnOnStderr } from "../config/stderr-warning.js";
 import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
 import { GATED_APIS, READ_GATE_HEADER, registerReadGate } from "./gated-fetch.js";
 import { ReadGate } from "./read-gate.js";
+import { streamErrorDiagnostic } from "./provider-error-classifier.js";
 import type { Warn } from "../config/stderr-warning.js";
 import type { ZiPaths } from "../config/zi-paths.js";
 import { RpcError } from "../kernel/rpc-error.js";
@@ -118,7 +119,7 @@ export class ModelRegistry implements ModelRuntime {
     } catch (error) {
       return this.failedStream(piAi, model.model, this.credentials.redact(error instanceof Error ? error.message : String(error)));
     }
-    return this.redacted(piAi, source);
+    return this.redacted(piAi, source, gate);
   }
 
   /** A call whose SDK fetches through the global fetch reads its response body under `gate` (gated-fetch.ts). */
@@ -210,12 +211,16 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   /** Forwards a provider stream, scrubbing credentials from its error message before anyone sees it. */
-  private redacted(piAi: PiAiModule, source: PiAi.AssistantMessageEventStream): PiAi.AssistantMessageEventStream {
+  private redacted(piAi: PiAiModule, source: PiAi.AssistantMessageEventStream, gate: ReadGate): PiAi.AssistantMessageEventStream {
     const out = piAi.createAssistantMessageEventStream();
     void (async () => {
       for await (const event of source) {
         if (event.type === "error" && event.error.errorMessage) {
           event.error.errorMessage = this.credentials.redact(event.error.errorMessage);
+        }
+        // The provider's error type, which the SDK dropped, for the retry decision (ProviderErrorClassifier).
+        if (event.type === "error" && gate.streamErrorType !== undefined) {
+          event.error.diagnostics = [...(event.error.diagnostics ?? []), streamErrorDiagnostic(gate.streamErrorType)];
         }
         out.push(event);
       }

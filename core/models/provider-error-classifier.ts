@@ -26,6 +26,19 @@ const RETRYABLE_PATTERNS: readonly RegExp[] = [
 ];
 
 /**
+ * Provider error types (the `type` of a streamed error object, HTTP status 200) that mean "try again":
+ * OpenAI's `server_error`, Anthropic's `overloaded_error` and `api_error` (an internal error), and the
+ * rate limits. Errors about the request itself (`invalid_request_error`, `authentication_error`) are not.
+ */
+const RETRYABLE_ERROR_TYPES: ReadonlySet<string> = new Set(["server_error", "overloaded_error", "api_error", "rate_limit_error", "rate_limit_exceeded", "internal_server_error", "service_unavailable"]);
+const STREAM_ERROR_DIAGNOSTIC = "zi.stream_error_type";
+
+/** Marks a failed message with the error type its response body carried (model-registry.ts). */
+export function streamErrorDiagnostic(errorType: string): NonNullable<PiAi.AssistantMessage["diagnostics"]>[number] {
+  return { type: STREAM_ERROR_DIAGNOSTIC, timestamp: Date.now(), details: { errorType } };
+}
+
+/**
  * Sorts a failed assistant message into context overflow (compact and retry), transient (retry
  * with backoff) or fatal. Scripted faux errors carry their verdict in a diagnostic instead of text,
  * and only the faux provider may use that marker.
@@ -34,6 +47,8 @@ export class ProviderErrorClassifier {
   classify(piAi: PiAiModule, message: PiAi.AssistantMessage, model: PiAi.Model<PiAi.Api>): ProviderErrorKind {
     if (piAi.isContextOverflow(message, model.contextWindow)) return "context_overflow";
     if (model.provider === FAUX_PROVIDER) return this.fauxVerdict(message);
+    const errorType = message.diagnostics?.find((diagnostic) => diagnostic.type === STREAM_ERROR_DIAGNOSTIC)?.details?.errorType;
+    if (typeof errorType === "string" && RETRYABLE_ERROR_TYPES.has(errorType)) return "retryable";
     const text = message.errorMessage ?? "";
     return RETRYABLE_PATTERNS.some((pattern) => pattern.test(text)) ? "retryable" : "fatal";
   }

@@ -7,6 +7,11 @@ export class ReadGate {
   private closed = false;
   private released = false;
   private waiters: (() => void)[] = [];
+  /**
+   * The `type` of a provider error event seen in this call's response body (`server_error`), if any:
+   * SDKs keep only the error's message, and the retry decision needs the type (gated-fetch.ts).
+   */
+  streamErrorType: string | undefined;
 
   /** Undefined when reading may go on now, else a promise that resolves once it may. */
   wait(): Promise<void> | undefined {

@@ -15,16 +15,26 @@ export class AbortRace {
     return this.done;
   }
 
-  run<T>(work: () => T | Promise<T>): Promise<RaceOutcome<T>> {
+  /**
+   * `graceMs`: after the signal fires, wait this long for the work's own outcome (work that stops
+   * promptly on its signal and reports what it stopped) before giving up on it.
+   */
+  run<T>(work: () => T | Promise<T>, graceMs = 0): Promise<RaceOutcome<T>> {
     return new Promise((resolve) => {
+      let graceTimer: NodeJS.Timeout | undefined;
       const finish = (outcome: RaceOutcome<T>): void => {
         if (this.done) return;
         this.done = true;
+        clearTimeout(graceTimer);
         this.signal.removeEventListener("abort", onAbort);
         resolve(outcome);
       };
-      const onAbort = (): void => finish({ type: "aborted" });
-      if (this.signal.aborted) return finish({ type: "aborted" });
+      const onAbort = (): void => {
+        if (graceMs <= 0) finish({ type: "aborted" });
+        else graceTimer ??= setTimeout(() => finish({ type: "aborted" }), graceMs);
+      };
+      if (this.signal.aborted && graceMs <= 0) return finish({ type: "aborted" });
+      if (this.signal.aborted) onAbort();
       this.signal.addEventListener("abort", onAbort, { once: true });
       Promise.resolve()
         .then(work)

@@ -179,7 +179,7 @@ export class AgentSession implements SessionPort {
         if (activity !== "idle") throw refused(`session is ${activity}; wait until it is idle`);
         this.requireModel();
         if (text === "" && !this.canContinue()) {
-          throw refused("nothing to continue: the last message is a finished reply; send text or queue input first");
+          throw refused("nothing to continue: no input is queued and the transcript is empty or ends with a finished reply; send text or queue input first");
         }
         return result("started", this.startRun(text === "" ? [] : [queued], completionId));
       default:

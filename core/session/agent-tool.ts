@@ -29,4 +29,13 @@ export interface AgentTool {
   /** Optional: repairs argument shapes models are known to send, before they are validated against `parameters`. */
   prepareArguments?(args: unknown): unknown;
   execute(args: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult>;
+  /**
+   * For a tool that stops on its own soon after `signal` fires and reports what it stopped (delegate):
+   * an interrupted run waits up to this long (at most MAX_ABORT_GRACE_MS) for that result and keeps
+   * it. Absent: the run stops waiting for the tool the moment it is interrupted.
+   */
+  abortGraceMs?: number;
 }
+
+/** The longest an interrupt waits for a tool's own result: well inside the 5 s settlement bound. */
+export const MAX_ABORT_GRACE_MS = 3000;

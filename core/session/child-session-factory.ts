@@ -33,6 +33,8 @@ export interface ChildSessionFactoryOptions {
   cwd: string;
   /** Where children's journals go: the parent journal's directory, or null to keep them in memory. */
   journalDir: string | null;
+  /** Scrubs known credentials from the children's journal lines, as the parent's. */
+  redact?: (jsonLine: string) => string;
   retry?: Partial<RetrySettings>;
   compaction?: Partial<CompactionSettings>;
   /** The parent session's tool-call gate: children's calls pass the same hooks and policy. */
@@ -56,7 +58,8 @@ export class ChildSessionFactory {
     const { cwd, journalDir, retry, compaction, toolGuard } = this.options;
     const delegation = spec.delegation;
     const sessionId = randomUUID();
-    const journal = journalDir === null ? SessionJournal.inMemory(sessionId, cwd) : SessionJournal.create(journalDir, sessionId, cwd);
+    const options = { redact: this.options.redact };
+    const journal = journalDir === null ? SessionJournal.inMemory(sessionId, cwd, options) : SessionJournal.create(journalDir, sessionId, cwd, options);
     const session = new AgentSession({
       runtime: ChildSessionFactory.labelled(this.options.runtime, spec.agent),
       journal,

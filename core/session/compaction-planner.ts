@@ -2,6 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import type { JournalEntry } from "../journal/journal-types.js";
 import type { SessionJournalLike } from "./agent-session-options.js";
 import { isReplayable } from "./model-context.js";
+import { sliceChars } from "../wire/utf8-clip.js";
 
 /** One context entry as the summariser sees it. */
 interface ContextItem {
@@ -97,7 +98,7 @@ export class CompactionPlanner {
     if (message.role === "user") return { text: `[User]: ${blocks(message.content)}`, images };
     if (message.role === "toolResult") {
       let body = blocks(message.content);
-      if (body.length > TOOL_RESULT_MAX_CHARS) body = `${body.slice(0, TOOL_RESULT_MAX_CHARS)} [... truncated]`;
+      if (body.length > TOOL_RESULT_MAX_CHARS) body = `${sliceChars(body, TOOL_RESULT_MAX_CHARS)} [... truncated]`;
       return { text: `[Tool result ${message.toolName}${message.isError ? " (error)" : ""}]: ${body}`, images };
     }
     const parts = message.content.map((block) => {

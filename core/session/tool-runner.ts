@@ -1,7 +1,7 @@
 import { AbortRace } from "./abort-race.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
-import type { AgentTool, AgentToolResult } from "./agent-tool.js";
+import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agent-tool.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
@@ -95,7 +95,7 @@ export class ToolRunner {
         void this.store.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, partialResult });
       },
     };
-    const outcome = await race.run(() => tool.execute(args, context));
+    const outcome = await race.run(() => tool.execute(args, context), Math.min(tool.abortGraceMs ?? 0, MAX_ABORT_GRACE_MS));
     if (outcome.type === "done") return outcome.value;
     throw outcome.type === "aborted" ? new Error("interrupted") : outcome.error;
   }

@@ -21,6 +21,8 @@ export class JsonDepthError extends SyntaxError {
     readonly maxDepth: number,
     /** The top-level key (of an object) under which the bound was exceeded, when there is one. */
     readonly topLevelKey: string | undefined,
+    /** The key under `topLevelKey` (of an object) under which it was exceeded: a request's parameter. */
+    readonly secondKey?: string,
   ) {
     super(`JSON nests deeper than ${maxDepth} levels`);
     this.name = "JsonDepthError";
@@ -40,8 +42,15 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
 export function assertJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): void {
   if (!nestsDeeper(value, maxDepth)) return;
   // The top-level key is looked for only once the bound is known to be exceeded.
-  const top = Array.isArray(value) ? undefined : Object.keys(value as object).find((key) => nestsDeeper((value as Record<string, unknown>)[key], maxDepth - 1));
-  throw new JsonDepthError(maxDepth, top);
+  const top = deepKey(value, maxDepth - 1);
+  const second = top === undefined ? undefined : deepKey((value as Record<string, unknown>)[top], maxDepth - 2);
+  throw new JsonDepthError(maxDepth, top, second);
+}
+
+/** The key of an object whose value nests deeper than `maxDepth`; undefined for anything else. */
+function deepKey(value: unknown, maxDepth: number): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return Object.keys(value).find((key) => nestsDeeper((value as Record<string, unknown>)[key], maxDepth));
 }
 
 /** Whether `value` nests containers deeper than `maxDepth`: an explicit-stack walk, two parallel stacks. */

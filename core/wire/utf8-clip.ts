@@ -32,3 +32,19 @@ export function clipUtf8Tail(text: string, maxBytes: number): ClippedText {
   while (cut < bytes.length && isContinuation(bytes[cut])) cut++;
   return { text: bytes.toString("utf8", cut), truncated: true };
 }
+
+/**
+ * `end` as a cut of `text` in UTF-16 units, moved back by one where it would fall between the two
+ * halves of a surrogate pair: a lone half is an escape (`\ud83d`) strict JSON decoders reject.
+ */
+export function charBoundary(text: string, end: number): number {
+  if (end <= 0 || end >= text.length) return end;
+  const before = text.charCodeAt(end - 1);
+  const after = text.charCodeAt(end);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff ? end - 1 : end;
+}
+
+/** The first `maxChars` UTF-16 units of `text`, never half a surrogate pair. */
+export function sliceChars(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : text.slice(0, charBoundary(text, maxChars));
+}

@@ -24,14 +24,41 @@ export const WORK_PLAN_STEP_SCHEMA: JsonSchema = {
   },
 };
 
-/** What is wrong with one step, or undefined: the single step rule shared by every writer. */
-export function workPlanStepProblem(step: unknown): string | undefined {
-  if (typeof step !== "object" || step === null || Array.isArray(step)) return "must be an object";
+/** A broken step: the field at fault (absent: the step itself) and what is wrong with it. */
+export interface WorkPlanStepFault {
+  key?: string;
+  problem: string;
+}
+
+const UNKNOWN_FIELD = "unknown field";
+
+/** The single step rule shared by every writer: the first fault of one step, or undefined. */
+export function workPlanStepFault(step: unknown): WorkPlanStepFault | undefined {
+  if (typeof step !== "object" || step === null || Array.isArray(step)) return { problem: "must be an object" };
   const fields = step as Record<string, unknown>;
-  if (Object.keys(fields).some((key) => !STEP_KEYS.has(key))) return "has an unknown field (allowed: id, title, status)";
-  if (!isText(fields.title)) return `needs a title of 1 to ${maxStepTextBytes} UTF-8 bytes`;
-  if (!STATUSES.has(fields.status)) return `needs a status: ${WORK_PLAN_STEP_STATUSES.join(", ")}`;
-  if (fields.id !== undefined && !isText(fields.id)) return `id must be a string of 1 to ${maxStepTextBytes} UTF-8 bytes`;
+  const unknown = Object.keys(fields).find((key) => !STEP_KEYS.has(key));
+  if (unknown !== undefined) return { key: unknown, problem: UNKNOWN_FIELD };
+  if (!isText(fields.title)) return { key: "title", problem: `needs a title of 1 to ${maxStepTextBytes} UTF-8 bytes` };
+  if (!STATUSES.has(fields.status)) return { key: "status", problem: `needs a status: ${WORK_PLAN_STEP_STATUSES.join(", ")}` };
+  if (fields.id !== undefined && !isText(fields.id)) return { key: "id", problem: `id must be a string of 1 to ${maxStepTextBytes} UTF-8 bytes` };
+  return undefined;
+}
+
+/** What is wrong with one step, as a sentence for a model or an extension author, or undefined. */
+export function workPlanStepProblem(step: unknown): string | undefined {
+  const fault = workPlanStepFault(step);
+  if (!fault) return undefined;
+  return fault.problem === UNKNOWN_FIELD ? "has an unknown field (allowed: id, title, status)" : fault.problem;
+}
+
+/** The first fault of a list of steps, located below it (`[index, key]`), as the wire reports it. */
+export function workPlanStepsFault(steps: unknown): { path: (string | number)[]; problem: string } | undefined {
+  if (!Array.isArray(steps)) return { path: [], problem: "steps must be an array" };
+  if (steps.length > maxSteps) return { path: [], problem: `steps has more than ${maxSteps} items` };
+  for (const [index, step] of steps.entries()) {
+    const fault = workPlanStepFault(step);
+    if (fault) return { path: fault.key === undefined ? [index] : [index, fault.key], problem: fault.problem };
+  }
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { AgentToolResult } from "../../core/session/agent-tool.js";
 import type { BashOutputCollector } from "./bash-output-collector.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
-import { ProcessGroup } from "./process-group.js";
+import { parentDeathPrefix, ProcessGroup } from "./process-group.js";
 
 export interface BashRunOptions {
   command: string;
@@ -55,11 +55,13 @@ export class BashRun {
 
   private start(): void {
     const { command, cwd, timeoutMs, signal } = this.options;
-    const child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    // Where util-linux allows it, the shell dies with Zi even when Zi is SIGKILLed (docs/protocol.md, Lifecycle).
+    const [file, ...args] = [...parentDeathPrefix(), "bash", "-c", command];
+    const child = spawn(file!, args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
     this.child = child;
     child.once("error", (error) => this.finish(error));
     if (child.pid === undefined) return; // spawn failed; "error" follows
-    this.group = new ProcessGroup(child.pid);
+    this.group = new ProcessGroup(child as ChildProcess & { pid: number });
     for (const stream of [child.stdout!, child.stderr!]) {
       const decoder = new StringDecoder("utf8");
       stream.on("data", (data: Buffer) => this.receive(decoder.write(data)));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
-import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import { type AgentTool, type AgentToolContext, type AgentToolResult, MAX_ABORT_GRACE_MS } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
 import type { AgentProfile } from "./agent-profile.js";
 import { childTools, DELEGATE_TOOL } from "./child-tools.js";
@@ -38,6 +38,11 @@ export class DelegateTool implements AgentTool {
   readonly name = DELEGATE_TOOL;
   readonly description: string;
   readonly parameters: Record<string, unknown>;
+  /**
+   * An interrupt stops every child (each child's own tools are abandoned at once), and the result
+   * with each task's status and the children's end entries come before the interrupt is answered.
+   */
+  readonly abortGraceMs = MAX_ABORT_GRACE_MS;
   private readonly maxTasks: number;
   private readonly maxConcurrent: number;
 
@@ -97,7 +102,8 @@ export class DelegateTool implements AgentTool {
     let previous = "";
     for (const [index, run] of runs.entries()) {
       if (signal.aborted) break;
-      if (index > 0) run.spec.task = run.spec.task.replaceAll("{previous}", previous);
+      // A replacement function: a string would interpret `$&`, `$$`, `` $` `` and `$'` in the result.
+      if (index > 0) run.spec.task = run.spec.task.replaceAll("{previous}", () => previous);
       const report = await run.run(signal);
       reports[index] = report;
       if (report.status !== "completed") break;

@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { decodeText, FILE_LIMITS, readBoundedFile } from "../../core/config/bounded-file-reader.js";
 import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
 import { builtinProfiles } from "./builtin-profiles.js";
 import { parseProfile } from "./profile-parser.js";
@@ -32,7 +33,11 @@ export async function discoverProfiles(dirs: readonly ProfileDir[], report: Prof
     for (const name of names) {
       const file = join(dir, name);
       try {
-        const profile = parseProfile(await readFile(file, "utf8"), file, origin);
+        // The config files' reader: a FIFO, a device or an oversized file is refused unread, never waited on.
+        const read = await readBoundedFile(file, FILE_LIMITS.maxProfileBytes);
+        if (read.status === "missing") continue; // removed since the listing
+        if (read.status === "refused") throw new Error(`the file ${read.reason}`);
+        const profile = parseProfile(decodeText(read.bytes), file, origin);
         const earlier = seen.get(profile.name);
         if (earlier) throw new Error(`field "name": "${profile.name}" is already defined by ${earlier}`);
         seen.set(profile.name, file);

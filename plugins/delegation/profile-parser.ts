@@ -1,4 +1,5 @@
-import { parse as parseYaml } from "yaml";
+import { Parser, parse as parseYaml } from "yaml";
+import { MAX_JSON_DEPTH } from "../../core/wire/json-depth.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../../core/wire/session-types.js";
 import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
 
@@ -6,6 +7,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 // A tool name, or a prefix pattern ending in `*` (`mcp__github__*`: every tool of one MCP server).
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$|^[A-Za-z0-9_-]{1,63}\*$/;
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/**
+ * The longest budget a profile may set: one week. Node's timers hold at most 2^31-1 ms (24.8 days);
+ * a longer delay would fire at once, so the bound is checked here, where the file is read.
+ */
+export const MAX_RUNTIME_SECONDS = 7 * 24 * 60 * 60;
 const KEYS: ReadonlySet<string> = new Set(["name", "description", "tools", "model", "thinking", "maxTurns", "maxRuntimeSeconds"]);
 
 /** A profile file that cannot be used, and the front-matter field at fault ("front matter" for the whole). */
@@ -27,7 +33,8 @@ export function parseProfile(text: string, source: string, origin: ProfileOrigin
   if (!match) throw new ProfileError("front matter", "the file must start with a --- line, YAML front matter, and a closing --- line");
   let data: unknown;
   try {
-    data = parseYaml(match[1]);
+    if (yamlDeeperThan(match[1]!, MAX_JSON_DEPTH)) throw new Error(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    data = parseYaml(match[1]!);
   } catch (error) {
     throw new ProfileError("front matter", `invalid YAML (${(error as Error).message.split("\n")[0]})`);
   }
@@ -53,7 +60,10 @@ export function parseProfile(text: string, source: string, origin: ProfileOrigin
   const maxTurns = fields.get("maxTurns");
   if (maxTurns !== undefined && maxTurns !== null) profile.maxTurns = positive(maxTurns, "maxTurns", true);
   const maxRuntime = fields.get("maxRuntimeSeconds");
-  if (maxRuntime !== undefined && maxRuntime !== null) profile.maxRuntimeSeconds = positive(maxRuntime, "maxRuntimeSeconds", false);
+  if (maxRuntime !== undefined && maxRuntime !== null) {
+    profile.maxRuntimeSeconds = positive(maxRuntime, "maxRuntimeSeconds", false);
+    if (profile.maxRuntimeSeconds > MAX_RUNTIME_SECONDS) throw new ProfileError("maxRuntimeSeconds", `at most ${MAX_RUNTIME_SECONDS} (7 days)`);
+  }
   return profile;
 }
 
@@ -78,4 +88,25 @@ function positive(value: unknown, field: string, integer: boolean): number {
     throw new ProfileError(field, integer ? "a positive integer" : "a positive number");
   }
   return value;
+}
+
+type CstNode = { type: string; items?: { key?: unknown; value?: unknown }[]; value?: unknown };
+
+/**
+ * The `yaml` library's composer recurses per nesting level, and 5,000 nested collections overflow
+ * the stack. Its parser (the CST) is iterative, so the depth is measured there first, with an explicit
+ * stack, and the same bound as the JSON files applies before anything recursive runs.
+ */
+function yamlDeeperThan(text: string, maxDepth: number): boolean {
+  const stack: [CstNode, number][] = [];
+  for (const token of new Parser().parse(text)) stack.push([token as CstNode, 0]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > maxDepth) return true;
+    if (node.type === "document" && node.value) stack.push([node.value as CstNode, depth]);
+    for (const item of node.items ?? []) {
+      for (const child of [item.key, item.value]) if (child && typeof child === "object") stack.push([child as CstNode, depth + 1]);
+    }
+  }
+  return false;
 }

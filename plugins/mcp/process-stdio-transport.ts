@@ -61,7 +61,7 @@ export class ProcessStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.once("spawn", () => {
-        this.group = new ProcessGroup(child.pid!);
+        this.group = new ProcessGroup(child as ChildProcess & { pid: number });
         resolve();
       });
       child.stdin!.on("error", (error) => this.onerror?.(error));

@@ -62,9 +62,6 @@ const tsCompilerOptions = {
   paths: undefined,
   noEmit: true,
   sourceMap: false,
-  // Snippets show one step each: a callback parameter or a result left unused is fine in a doc.
-  noUnusedLocals: false,
-  noUnusedParameters: false,
   // Every block is its own module, with or without imports.
   moduleDetection: "force",
 };

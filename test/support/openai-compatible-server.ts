@@ -7,6 +7,8 @@ export type ScriptedReply =
   | { type: "text"; chunks: string[] }
   | { type: "tool_call"; name: string; arguments: Record<string, unknown>; id?: string; argumentChunks?: number }
   | { type: "http_error"; status: number; message: string }
+  /** HTTP 200, then an SSE `error` event mid-stream (OpenAI's shape), after the given text chunks. */
+  | { type: "stream_error"; chunks: string[]; errorType: string; message: string }
   /**
    * A stream whose data line is not JSON and echoes the request's Authorization header, as a broken
    * proxy might: the OpenAI SDK prints such a line with its own console.error.
@@ -90,6 +92,11 @@ export class OpenAICompatibleServer {
         }
         return this.finish(response, model, "tool_calls");
       }
+      case "stream_error":
+        this.startStream(response);
+        for (const chunk of reply.chunks) this.send(response, model, { content: chunk });
+        response.end(`data: ${JSON.stringify({ error: { message: reply.message, type: reply.errorType, param: null, code: null } })}\n\n`);
+        return;
       case "malformed_sse":
         this.startStream(response);
         response.end(`data: {"broken": Authorization: ${request.headers.authorization ?? ""}\n\n`);

@@ -67,8 +67,8 @@ describe("plugins contribute method families without a kernel change", () => {
     expect(r.result).toEqual({ workPlan: plan });
     expect(g1.result).toEqual({ workPlan: plan });
     expect(session.entries.filter((e) => e.type === "work_plan")).toHaveLength(1);
-    expect(bad).toMatchObject({ type: "protocol_error", error: { code: "invalid_request", details: [{ field: "params.steps", problem: expect.stringContaining("steps[0] needs a status") }] } });
-    expect(extra).toMatchObject({ type: "protocol_error", error: { details: [{ field: "params.steps", problem: expect.stringContaining("steps[0] has an unknown field") }] } });
+    expect(bad).toMatchObject({ type: "protocol_error", error: { code: "invalid_request", details: [{ field: "params.steps.0.status", problem: expect.stringContaining("needs a status") }] } });
+    expect(extra).toMatchObject({ type: "protocol_error", error: { details: [{ field: "params.steps.0.owner", problem: "unknown field" }] } });
   });
 
   it("answers operation_failed from plan.* while the plugin's extension half is not loaded", async () => {

@@ -53,7 +53,7 @@ describe("connection: hostile records", () => {
     expect(param).toMatchObject({
       type: "protocol_error",
       id: "p",
-      error: { code: "invalid_request", details: [{ field: "params", problem: `nests deeper than ${h.limits.maxJsonDepth} levels` }] },
+      error: { code: "invalid_request", details: [{ field: "params.bytes", problem: `nests deeper than ${h.limits.maxJsonDepth} levels` }] },
     });
     expect(envelope).toMatchObject({ id: "e", error: { code: "invalid_request", details: [{ field: "extra" }] } });
     expect(ok).toMatchObject({ type: "response", id: "ok", ok: true });

@@ -70,7 +70,7 @@ describe("ParamsValidator with nested DTOs", () => {
   it.each(PROTOTYPE_KEYS)("plan.replace refuses a step carrying %s like any unknown field", (key) => {
     for (const value of ["1", "{}"]) {
       expect(problems(ReplacePlanParams, `{"steps":[{"title":"t","status":"pending","${key}":${value}}]}`)).toEqual([
-        { field: "params.steps", problem: "steps[0] has an unknown field (allowed: id, title, status)" },
+        { field: `params.steps.0.${key}`, problem: "unknown field" },
       ]);
     }
   });
