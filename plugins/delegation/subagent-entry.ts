@@ -1,3 +1,5 @@
+import type { UsageTotals } from "../../core/wire/session-types.js";
+
 /** Shapes of the `data` of the parent journal's `subagent` entries (docs/delegation.md). */
 
 export const SUBAGENT_TASK_MAX_BYTES = 8 * 1024;
@@ -5,14 +7,8 @@ export const SUBAGENT_RESULT_MAX_BYTES = 50 * 1024;
 
 export type SubagentStatus = "completed" | "failed" | "interrupted" | "budget_exceeded";
 
-export interface SubagentUsage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  cost: number;
-}
+/** A child's tokens and cost (its calls are counted by the parent's usage ledger, not recorded here). */
+export type SubagentUsage = Omit<UsageTotals, "modelCalls" | "toolCalls">;
 
 export interface SubagentStartData {
   phase: "start";

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+import { sleep, twoSleepingWorkers, writtenPids } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 // Issue 16, item 15: the newcomer's findings.
@@ -68,23 +69,11 @@ describe("continue with nothing to continue", () => {
 
 describe("session.interrupt during delegate", () => {
   it("the children's end entries come before the interrupt's response, and the delegate result reports each task", async () => {
-    const { mkdtempSync: tempDir, readdirSync, readFileSync } = await import("node:fs");
-    const pids = tempDir(join(tmpdir(), "zi-e2e-interrupt-delegate-"));
-    const sleeper = { name: "bash", arguments: { command: `echo $$ > "$(mktemp -p ${pids})"; exec sleep 300` } };
-    const zi = new ZiProcess({
-      fauxScript: {
-        responses: [
-          { toolCalls: [{ name: "delegate", arguments: { tasks: [{ profile: "worker", task: "a" }, { profile: "worker", task: "b" }] } }] },
-          { profile: "worker", toolCalls: [sleeper] },
-          { profile: "worker", toolCalls: [sleeper] },
-        ],
-      },
-    });
+    const pids = mkdtempSync(join(tmpdir(), "zi-e2e-interrupt-delegate-"));
+    const zi = new ZiProcess({ fauxScript: twoSleepingWorkers(pids) });
     await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
     await zi.call("p", "session.prompt", { delivery: "direct", text: "go" });
-    while (readdirSync(pids).map((name) => readFileSync(join(pids, name), "utf8")).filter((text) => text.endsWith("\n")).length < 2) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    while (writtenPids(pids).length < 2) await sleep(20);
     const response = await zi.call("i", "session.interrupt");
     expect(response.ok).toBe(true);
     const before = zi.frames.slice(0, zi.frames.indexOf(response));

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gone, pidFrom, running, sleep, twoSleepingWorkers, writtenPids } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 // Issue 16, items 1 and 10: Zi kills only process groups that are still its tools', and tool
@@ -14,27 +15,7 @@ afterEach(() => {
   for (const child of strays.splice(0)) child.kill("SIGKILL");
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-
-/** Running, or gone (a zombie only waits to be reaped). */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function pidFrom(file: string): Promise<number> {
-  while (!existsSync(file) || !readFileSync(file, "utf8").endsWith("\n")) await sleep(20);
-  return Number(readFileSync(file, "utf8"));
-}
-
-async function gone(pid: number, boundMs = 5000): Promise<boolean> {
-  for (const deadline = Date.now() + boundMs; running(pid) && Date.now() < deadline; ) await sleep(20);
-  return !running(pid);
-}
 
 const NS_LAST_PID = "/proc/sys/kernel/ns_last_pid";
 /** Root in its pid namespace can choose the next pid, which is how this test reproduces pid reuse. */
@@ -117,21 +98,11 @@ describe("tool processes do not outlive Zi", () => {
 
   it("SIGKILL of Zi: every delegated child's shell (and the command it execs) gets SIGKILL from the kernel (setpriv --pdeathsig)", async () => {
     const pids = tempDir("zi-e2e-pdeathsig-");
-    const sleeper = { name: "bash", arguments: { command: `echo $$ > "$(mktemp -p ${pids})"; exec sleep 300` } };
-    const zi = new ZiProcess({
-      fauxScript: {
-        responses: [
-          { toolCalls: [{ name: "delegate", arguments: { tasks: [{ profile: "worker", task: "a" }, { profile: "worker", task: "b" }] } }] },
-          { profile: "worker", toolCalls: [sleeper] },
-          { profile: "worker", toolCalls: [sleeper] },
-        ],
-      },
-    });
+    const zi = new ZiProcess({ fauxScript: twoSleepingWorkers(pids) });
     await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
     await zi.call("p", "session.prompt", { delivery: "direct", text: "go" });
-    const written = () => readdirSync(pids).map((name) => readFileSync(join(pids, name), "utf8")).filter((text) => text.endsWith("\n"));
-    while (written().length < 2) await sleep(20);
-    const sleeping = written().map(Number);
+    while (writtenPids(pids).length < 2) await sleep(20);
+    const sleeping = writtenPids(pids);
     // exec'd: the pid now runs sleep
     for (const pid of sleeping) while (!readFileSync(`/proc/${pid}/stat`, "utf8").includes("(sleep)")) await sleep(20);
     zi.child.kill("SIGKILL");

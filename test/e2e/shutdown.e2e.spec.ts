@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
+import { pidFrom, running, sleep } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -14,22 +15,7 @@ const GATED = resolve("test/fixtures/gated.extension.mjs");
 // (exit code, every admitted request answered, no surviving process); the measured exit times are in
 // docs/protocol.md ("Shutdown in every state").
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-
-/** Running, or gone. A zombie has exited and only waits for init to reap it. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function pidFrom(file: string): Promise<number> {
-  while (!existsSync(file) || readFileSync(file, "utf8").trim() === "") await sleep(50);
-  return Number(readFileSync(file, "utf8"));
-}
 
 function answered(zi: ZiProcess, id: string): any {
   return zi.frames.find((frame) => (frame.type === "response" || frame.type === "protocol_error") && frame.id === id);
