@@ -3,9 +3,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_LIMITS } from "./mcp-limits.js";
 import type { McpServerConfig } from "./mcp-server-config.js";
+import type { McpServerState } from "./mcp.port.js";
 import type { ProcessStdioTransport } from "./process-stdio-transport.js";
-
-export type McpServerState = "starting" | "ready" | "failed" | "stopped";
 
 export interface McpConnectionHooks {
   /** The state, the tool list or the failure reason changed. */

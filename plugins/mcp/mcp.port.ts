@@ -1,8 +1,10 @@
 import type { McpServerSource } from "./mcp-server-config.js";
-import type { McpServerState } from "./mcp-server-connection.js";
 
 /** Injection token of the `mcp.*` family's one dependency, bound by the family's own `register`. */
 export const MCP = Symbol.for("zi.plugin.mcp");
+
+/** Declared here, not beside the connection: the port (and the typed client through it) must not reach the MCP SDK's types. */
+export type McpServerState = "starting" | "ready" | "failed" | "stopped";
 
 /** One server as `mcp.list` and `mcp.add` show it: never its env, headers or arguments (they may hold secrets). */
 export interface McpServerSummary {

@@ -1,12 +1,11 @@
 import type { MethodFamily } from "../../core/family/family-api.js";
 import { ListPermissionsMethod } from "./list-permissions.method.js";
-import type { PermissionGateway } from "./permission-gateway.js";
-import { PERMISSIONS } from "./permission.port.js";
+import { PERMISSIONS, type PermissionPort } from "./permission.port.js";
 import { ResolvePermissionMethod } from "./resolve-permission.method.js";
 import { SetPolicyMethod } from "./set-policy.method.js";
 
 /** `permission.*`, bound to one plugin instance's gateway (in the family's own scope). */
-export function permissionFamily(gateway: PermissionGateway) {
+export function permissionFamily(gateway: PermissionPort) {
   return {
     family: "permission",
     methods: {

@@ -1,11 +1,10 @@
 import type { MethodFamily } from "../../core/family/family-api.js";
 import { GetPlanMethod } from "./get-plan.method.js";
 import { ReplacePlanMethod } from "./replace-plan.method.js";
-import type { WorkPlanGateway } from "./work-plan-gateway.js";
-import { WORK_PLAN } from "./work-plan.port.js";
+import { WORK_PLAN, type WorkPlanPort } from "./work-plan.port.js";
 
 /** `plan.*`, bound to one plugin instance's gateway (in the family's own scope). */
-export function planFamily(gateway: WorkPlanGateway) {
+export function planFamily(gateway: WorkPlanPort) {
   return {
     family: "plan",
     methods: { "plan.get": GetPlanMethod, "plan.replace": ReplacePlanMethod },

@@ -79,6 +79,23 @@ describe("layers import only downwards (docs/architecture.md)", () => {
     expect(offending).toEqual([]);
   });
 
+  // The client's declarations are published (zi/client): everything they reach, however indirectly, must
+  // be Zi's own wire and method types, never the domain behind the extension API (pi-ai, provider and MCP
+  // SDK types). test/e2e/client-declarations.e2e.spec.ts compiles them as a dependant does.
+  it("the client reaches no domain module, even through methods and plugin families", () => {
+    const reached = new Set<string>();
+    const pending = files("client").map((file) => relative(".", file));
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      for (const target of imports(file)) pending.push(target.replace(/\.js$/, ".ts"));
+    }
+    expect([...reached].some((file) => inside(file, "plugins"))).toBe(true);
+    const forbidden = ["core/session", "core/journal", "core/models", "core/config", "core/boot", "core/extensions", "bin"];
+    expect([...reached].filter((file) => forbidden.some((dir) => inside(file, dir)))).toEqual([]);
+  });
+
   it("catches a forbidden import (the check is not vacuous)", () => {
     const targets = imports("core/kernel/probe.ts", 'import type { X } from "../session/agent-session.js";\nconst y: import("../../methods/x.js").Y = 1;');
     expect(targets).toEqual(["core/session/agent-session.js", "methods/x.js"]);

@@ -14,7 +14,7 @@ const derived: [
   Equal<ResultOf<"session.get_messages">, MessagePage>,
   Equal<ParamsOf<"session.prompt">, PromptParams>,
   Equal<ResultOf<"session.prompt">, PromptResult>,
-  // Plugin families are in the map too: it is derived from plugins/builtin-plugins.ts.
+  // Plugin families are in the map too: it is derived from plugins/builtin-plugin-families.ts (checked against builtin-plugins.ts).
   Equal<ParamsOf<"plan.replace">, ReplacePlanParams>,
   Equal<ResultOf<"plan.get">, { workPlan: WorkPlan }>,
   Equal<"nope.not_a_method" extends ZiMethodName ? true : false, false>,
