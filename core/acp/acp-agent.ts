@@ -3,11 +3,11 @@ import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk"
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import { AcpSession } from "./acp-session.js";
+import { AcpSession, type AcpPorts } from "./acp-session.js";
 import { AcpSessionStore } from "./acp-session-store.js";
 
-/** Creates the Zi session of one ACP session: a fresh journal in `cwd`, or the given journal resumed. */
-export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<SessionModule>;
+/** Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed) and its plugins' ports. */
+export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; ports: AcpPorts }>;
 
 /** Idle sessions kept live beyond this many are closed, least recently used first (they can be loaded again). */
 export const MAX_LIVE_SESSIONS = 8;
@@ -43,6 +43,7 @@ export class AcpAgent {
       .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
       .onRequest("session/prompt", ({ params }) => this.guard(async () => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) })))
       .onRequest("session/set_config_option", ({ params }) => this.guard(() => this.setConfigOption(params)))
+      .onRequest("session/set_mode", ({ params }) => this.guard(() => (this.session(params.sessionId).permissions.setMode(params.modeId), {})))
       .onNotification("session/cancel", ({ params }) => this.guard(() => this.sessions.get(params.sessionId)?.cancel()));
   }
 
@@ -52,8 +53,8 @@ export class AcpAgent {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
         sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       agentInfo: { name: "zi", title: "Zi", version: this.options.version },
@@ -75,18 +76,18 @@ export class AcpAgent {
 
   private async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
     const session = await this.open(absolute(params.cwd), undefined, client, params.mcpServers);
-    return { sessionId: session.id, configOptions: await session.config.list() };
+    return { sessionId: session.id, modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
   private async loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
     const session = await this.reopen(params.sessionId, absolute(params.cwd), client, params.mcpServers);
     await session.replay();
-    return { configOptions: await session.config.list() };
+    return { modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
   private async resumeSession(params: acp.ResumeSessionRequest, client: acp.AgentContext): Promise<acp.ResumeSessionResponse> {
     const session = await this.reopen(params.sessionId, absolute(params.cwd), client, params.mcpServers ?? []);
-    return { configOptions: await session.config.list() };
+    return { modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
   private async reopen(sessionId: string, cwd: string, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
@@ -103,14 +104,18 @@ export class AcpAgent {
 
   private async open(cwd: string, sessionFile: string | undefined, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
     await this.evictIdle();
-    const module = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
+    const { module, ports } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
     const id = module.session.getState().sessionId;
-    const notices = Boolean(this.clientCapabilities.session?.notices);
-    const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, notices);
+    const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, {
+      ports,
+      mcpServers,
+      askPermission: (request) => client.request("session/request_permission", { sessionId: id, ...request }),
+      notices: Boolean(this.clientCapabilities.session?.notices),
+    });
     this.sessions.set(id, session);
     // After the response: an update about a session the editor does not know yet would be dropped.
     setImmediate(() => {
-      if (mcpServers.length > 0) void this.reportUnconnected(session, mcpServers);
+      void session.reportUnconnected().catch((error) => this.options.log(`zi: session ${id}: ${(error as Error).message}`));
       void session.announceCommands().catch((error) => this.options.log(`zi: session ${id}: ${(error as Error).message}`));
     });
     return session;
@@ -140,24 +145,6 @@ export class AcpAgent {
   private async evictIdle(): Promise<void> {
     const idle = [...this.sessions.values()].filter((session) => !session.busy).sort((a, b) => a.lastUsed - b.lastUsed);
     while (this.sessions.size >= MAX_LIVE_SESSIONS && idle.length > 0) await this.closeSession(idle.shift()!.id);
-  }
-
-  /**
-   * The MCP servers an editor passes in `session/new` are not handed to Zi's MCP plugin yet (it landed
-   * too late for this front end; the servers of `mcp.json` do load in every ACP session). Refusing the
-   * session would lock out every editor user with MCP servers configured, and dropping them silently is
-   * the trap users of other adapters reported; so the session starts and the user is told which
-   * servers are not connected: a `notice` where the client presents them, otherwise an agent message.
-   */
-  private async reportUnconnected(session: AcpSession, servers: readonly acp.McpServer[]): Promise<void> {
-    const names = servers.map((server) => server.name).join(", ");
-    const title = `MCP servers not connected: ${names}`;
-    const description = "Zi does not yet connect MCP servers passed by the editor; list them in ZI_HOME/mcp.json or the project's .zi/mcp.json instead.";
-    this.options.log(`zi: session ${session.id}: ${title}`);
-    const update: acp.SessionUpdate = this.clientCapabilities.session?.notices
-      ? { sessionUpdate: "notice", severity: "warning", title, description }
-      : { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${title}. ${description}\n` } };
-    await session.send(update).catch(() => undefined);
   }
 
   /** Errors the client may see pass; Zi's own failures keep their message; anything else is logged and answered `internal error`. */

@@ -1,15 +1,33 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
+import type { PermissionRequest } from "../wire/session-types.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import { AcpConfigOptions } from "./acp-config-options.js";
 import { AcpEventMapper, planUpdate, usageUpdate } from "./acp-event-mapper.js";
-import { promptText } from "./acp-prompt-content.js";
+import { addMcpServers, type AcpMcpPort } from "./acp-mcp-servers.js";
+import { AcpPermissionBridge, type AcpPermissionPort, type PermissionAsker } from "./acp-permission-bridge.js";
+import { promptInput } from "./acp-prompt-content.js";
 import { AcpSessionStore } from "./acp-session-store.js";
 import { replayTranscript } from "./acp-transcript-replay.js";
 
 /** Sends one `session/update` of this session; resolves once it has been written (backpressure). */
 export type SessionNotifier = (update: acp.SessionUpdate) => Promise<void>;
+
+/** The ports of a session's plugins the front end uses (resolved once they have loaded; undefined without the plugin). */
+export interface AcpPorts {
+  permissions(): AcpPermissionPort | undefined;
+  mcp(): AcpMcpPort | undefined;
+}
+
+/** What a session gets beyond its Zi module: its plugins' ports, the editor's MCP servers, how to ask the editor. */
+export interface AcpSessionLinks {
+  ports: AcpPorts;
+  mcpServers: readonly acp.McpServer[];
+  askPermission: PermissionAsker;
+  /** Whether the client presents `notice` updates (`session.notices`). */
+  notices: boolean;
+}
 
 const SLASH_COMMAND = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/;
 
@@ -21,6 +39,8 @@ const SLASH_COMMAND = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/;
 export class AcpSession {
   private readonly mapper: AcpEventMapper;
   readonly config: AcpConfigOptions;
+  readonly permissions: AcpPermissionBridge;
+  private unconnected: { name: string; problem: string }[] = [];
   private readonly unsubscribe: () => void;
   private readonly startup: Promise<void>;
   private running = false;
@@ -36,14 +56,18 @@ export class AcpSession {
     private readonly module: SessionModule,
     private readonly notify: SessionNotifier,
     private readonly log: (message: string) => void,
-    notices = false,
+    private readonly links: AcpSessionLinks,
   ) {
-    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, notices);
+    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices);
+    this.permissions = new AcpPermissionBridge(links.askPermission, log);
     this.config = new AcpConfigOptions(module.session, module.models, module.thinking);
     this.titled = module.session.getState().messageCount > 0;
     this.unsubscribe = module.events.subscribe((event) => this.onEvent(event));
     // Plugins and extensions load while the editor shows the session; prompts and commands wait for them.
-    this.startup = module.afterReady();
+    this.startup = module.afterReady().then(() => {
+      this.permissions.attach(links.ports.permissions());
+      this.unconnected = addMcpServers(links.ports.mcp(), links.mcpServers);
+    });
     this.startup.catch((error) => log(`zi: session ${id}: startup failed: ${(error as Error).stack ?? error}`));
   }
 
@@ -66,6 +90,22 @@ export class AcpSession {
     if (usage) await this.notify(usage);
   }
 
+  /**
+   * Once plugins have loaded: the editor's MCP servers that could not be handed to the MCP plugin, each
+   * with its reason; a `notice` where the client presents them, otherwise an agent message. Never dropped
+   * silently (the trap users of other adapters reported).
+   */
+  async reportUnconnected(): Promise<void> {
+    await this.startup;
+    if (this.unconnected.length === 0) return;
+    const title = `MCP servers not connected: ${this.unconnected.map((server) => server.name).join(", ")}`;
+    const description = this.unconnected.map((server) => `${server.name}: ${server.problem}`).join("; ");
+    this.log(`zi: session ${this.id}: ${title} (${description})`);
+    await this.notify(
+      this.links.notices ? { sessionUpdate: "notice", severity: "warning", title, description } : { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${title}. ${description}\n` } },
+    );
+  }
+
   /** Once plugins and extensions have loaded: the slash commands, for the editor's `/` menu. */
   async announceCommands(): Promise<void> {
     await this.startup;
@@ -79,14 +119,17 @@ export class AcpSession {
     this.cancelled = false;
     this.lastUsed = Date.now();
     try {
-      const text = promptText(blocks);
+      const { text, images } = promptInput(blocks);
+      // A text-only model: refused before the turn starts, as `session.prompt` refuses it.
+      const refusal = images.length > 0 ? this.module.session.imageRefusal() : undefined;
+      if (refusal !== undefined) throw RequestError.invalidParams(undefined, refusal);
       await this.startup;
       await this.announceTitle(text);
       const command = this.slashCommand(text);
       if (command) return await this.runCommand(command.name, command.args);
       if (this.cancelled) return "cancelled";
       const ended = new Promise<AgentSessionEvent>((resolve) => (this.runEnded = resolve));
-      await this.module.session.prompt({ delivery: "direct", text });
+      await this.module.session.prompt(images.length > 0 ? { delivery: "direct", text, images } : { delivery: "direct", text });
       if (this.cancelled) await this.module.session.interrupt();
       const end = await ended;
       if (!this.closed) await this.module.session.awaitIdle(undefined, new AbortController().signal);
@@ -108,6 +151,7 @@ export class AcpSession {
   async cancel(): Promise<void> {
     if (!this.running) return;
     this.cancelled = true;
+    this.permissions.cancelAll();
     await this.module.session.interrupt();
   }
 
@@ -115,6 +159,7 @@ export class AcpSession {
   async close(): Promise<void> {
     this.cancelled = this.running;
     this.closed = true;
+    this.permissions.cancelAll();
     await this.module.cancel().catch(() => undefined);
     this.unsubscribe();
     // The run's own agent_end may not reach this session any more: the prompt answers now.
@@ -123,6 +168,8 @@ export class AcpSession {
   }
 
   private async onEvent(event: AgentSessionEvent): Promise<void> {
+    // Not awaited: the editor's answer comes while the session's events keep flowing.
+    if (event.type === "permission_requested") void this.permissions.request(event as unknown as PermissionRequest);
     try {
       await this.mapper.handle(event);
     } catch (error) {

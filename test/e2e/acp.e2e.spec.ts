@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { AcpZi } from "../support/acp-zi.js";
+import { McpHttpServer } from "../support/mcp-http-server.js";
+import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+
+/** A 1×1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 const RECORD_EXTENSION = join(process.cwd(), "test/fixtures/record-outcome.extension.mjs");
 let started: AcpZi[] = [];
@@ -19,6 +24,21 @@ function project(): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+/** The session's mode `full-access`: tools run without asking (for tests about something else). */
+async function fullAccess(zi: AcpZi, sessionId: string): Promise<void> {
+  await zi.agent.request("session/set_mode", { sessionId, modeId: "full-access" });
+}
+
+const EVERYTHING = join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+/** The statuses of one tool call's updates, in order. */
+const statuses = (zi: AcpZi, sessionId: string, toolCallId: string) =>
+  zi
+    .updatesOf(sessionId)
+    .filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === toolCallId)
+    .map((u) => (u as { status?: string }).status)
+    .filter((status) => status !== undefined);
 
 const kinds = (updates: acp.SessionUpdate[]) => updates.map((update) => update.sessionUpdate);
 
@@ -54,13 +74,13 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(await zi.close()).toBe(0);
   });
 
-  it("advertises only what is wired: no images, no audio, no MCP transports; embedded context, list, resume, close", async () => {
+  it("advertises only what is wired: images, no audio, MCP over stdio and HTTP (not SSE); embedded context, list, resume, close", async () => {
     const zi = await start();
     const init = await zi.initialize();
     expect(init.agentCapabilities).toEqual({
       loadSession: true,
-      promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     });
     expect(init.agentInfo).toMatchObject({ name: "zi" });
@@ -102,6 +122,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     });
     await zi.initialize();
     const { sessionId } = await zi.newSession(cwd);
+    await fullAccess(zi, sessionId);
     expect((await zi.prompt(sessionId, "work")).stopReason).toBe("end_turn");
     const updates = zi.updatesOf(sessionId);
     expect(updates).toContainEqual({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: expect.any(String) } });
@@ -146,6 +167,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     });
     await zi.initialize();
     const { sessionId } = await zi.newSession(project());
+    await fullAccess(zi, sessionId);
     expect((await zi.prompt(sessionId, "delegate")).stopReason).toBe("end_turn");
     const calls = zi.updatesOf(sessionId).filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === "d1");
     expect(calls[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "think", title: "Delegate to subagents", status: "pending" });
@@ -165,6 +187,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     const first = await start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: script });
     await first.initialize();
     const { sessionId } = await first.newSession(cwd);
+    await fullAccess(first, sessionId);
     await first.prompt(sessionId, "write a");
     const { sessionId: elsewhere } = await first.newSession(other);
     await first.prompt(elsewhere, "hi there");
@@ -247,7 +270,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(zi.messageText(sessionId, mark)).toContain("Echo: /nothing here");
   });
 
-  it("prompt content: resource links become mentions, embedded text resources are quoted; images and blobs are refused", async () => {
+  it("prompt content: resource links become mentions, embedded text resources are quoted; images for a text-only model, bad images and blobs are refused", async () => {
     const zi = await start();
     await zi.initialize();
     const { sessionId } = await zi.newSession(project());
@@ -258,20 +281,203 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     ]);
     expect(zi.messageText(sessionId)).toBe('Echo: look at\n@/src/a b.ts\n<context uri="file:///src/c.ts">\nconst c = 1;\n</context>');
     await expect(zi.prompt(sessionId, [{ type: "image", data: "aGk=", mimeType: "image/png" }])).rejects.toMatchObject({ code: -32602 });
+    // faux/echo takes text only: a valid image is refused with the reason, before any turn.
+    await expect(zi.prompt(sessionId, [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/png" }])).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("does not accept images"),
+    });
+    await expect(zi.prompt(sessionId, [{ type: "text", text: "x" }, { type: "image", data: PNG, mimeType: "image/jpeg" }])).rejects.toMatchObject({ code: -32602 });
     await expect(zi.prompt(sessionId, [])).rejects.toMatchObject({ code: -32602 });
     await expect(zi.prompt(sessionId, [{ type: "resource", resource: { uri: "file:///x.bin", blob: "aGk=" } }])).rejects.toMatchObject({ code: -32602 });
   });
 
-  it("MCP servers it cannot connect are reported to the user, never silently dropped", async () => {
+  it("an image prompt reaches a vision model as an image part, after the text", async () => {
+    const server = new OpenAICompatibleServer();
+    await server.start();
+    try {
+      server.enqueue({ type: "text", chunks: ["a red pixel"] });
+      const home = AcpZi.dir();
+      const models = [{ id: "vision", name: "Vision", input: ["text", "image"] }];
+      writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, apiKey: "sk-local", models } } }));
+      const zi = await start({ home, settings: { defaultModel: "local/vision" } });
+      expect((await zi.initialize()).agentCapabilities?.promptCapabilities?.image).toBe(true);
+      const { sessionId } = await zi.newSession(project());
+      const { stopReason } = await zi.prompt(sessionId, [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/png" }]);
+      expect(stopReason).toBe("end_turn");
+      expect(zi.messageText(sessionId)).toBe("a red pixel");
+      const user = (server.requests[0]!.body!.messages as { role: string; content: unknown }[]).find((message) => message.role === "user");
+      expect(user!.content).toEqual([
+        { type: "text", text: "what is this?" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } },
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("MCP servers from session/new reach the MCP plugin: the reference server's tools are offered and called", async () => {
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: { responses: [{ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hi there" } }] }, { text: "done" }] },
+    });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project(), [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ZI_TEST_MARK", value: "1" }] }]);
+    await fullAccess(zi, sessionId);
+    expect((await zi.prompt(sessionId, "echo")).stopReason).toBe("end_turn");
+    expect(statuses(zi, sessionId, "m1")).toEqual(["pending", "in_progress", "completed"]);
+    const end = zi.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "m1" && u.status === "completed");
+    expect(JSON.stringify(end)).toContain("hi there");
+    expect(zi.messageText(sessionId)).toBe("done");
+    expect(zi.messageText(sessionId)).not.toContain("not connected");
+  });
+
+  it("an HTTP MCP server from session/new is called with the editor's headers", async () => {
+    const http = new McpHttpServer();
+    const url = await http.start();
+    try {
+      const zi = await start({
+        settings: { defaultModel: "faux/scripted" },
+        fauxScript: { responses: [{ toolCalls: [{ id: "h1", name: "mcp__remote__whoami", arguments: {} }] }, { text: "done" }] },
+      });
+      await zi.initialize();
+      const { sessionId } = await zi.newSession(project(), [{ type: "http", name: "remote", url, headers: [{ name: "Authorization", value: "Bearer acp-token" }] }]);
+      await fullAccess(zi, sessionId);
+      expect((await zi.prompt(sessionId, "who")).stopReason).toBe("end_turn");
+      const end = zi.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "h1" && u.status === "completed");
+      expect(JSON.stringify(end)).toContain("authorized: yes");
+      expect(http.headers.length).toBeGreaterThan(0);
+      for (const headers of http.headers) expect(headers.authorization).toBe("Bearer acp-token");
+    } finally {
+      await http.stop();
+    }
+  });
+
+  it("MCP servers it cannot connect (SSE) are reported to the user, never silently dropped", async () => {
+    const sse: acp.McpServer = { type: "sse", name: "files", url: "http://127.0.0.1:9/sse", headers: [] };
     const zi = await start();
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project(), [{ name: "files", command: "/bin/true", args: [], env: [] }]);
+    const { sessionId } = await zi.newSession(project(), [sse]);
     await zi.until(() => zi.messageText(sessionId).includes("MCP servers not connected: files"));
+    expect(zi.messageText(sessionId)).toContain("SSE servers are not supported");
     const withNotices = await start();
     await withNotices.initialize({ session: { notices: {} } });
-    const second = await withNotices.newSession(project(), [{ name: "files", command: "/bin/true", args: [], env: [] }]);
+    const second = await withNotices.newSession(project(), [sse]);
     await withNotices.until(() => withNotices.updatesOf(second.sessionId).some((u) => u.sessionUpdate === "notice"));
     expect(withNotices.updatesOf(second.sessionId).find((u) => u.sessionUpdate === "notice")).toMatchObject({ severity: "warning", title: "MCP servers not connected: files" });
+  });
+
+  it("permissions: the default mode asks; allow once, reject once, allow always (not asked again), reject always (denied without asking); reads run", async () => {
+    const cwd = project();
+    writeFileSync(join(cwd, "notes.txt"), "notes\n");
+    const turn = (call: object) => [{ toolCalls: [call] }, { text: "ok" }];
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: {
+        responses: [
+          ...turn({ id: "r0", name: "read", arguments: { path: "notes.txt" } }),
+          ...turn({ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }),
+          ...turn({ id: "w2", name: "write", arguments: { path: "b.txt", content: "B\n" } }),
+          ...turn({ id: "b1", name: "bash", arguments: { command: "touch c.txt" } }),
+          ...turn({ id: "b2", name: "bash", arguments: { command: "touch c.txt" } }),
+          ...turn({ id: "b3", name: "bash", arguments: { command: "rm notes.txt" } }),
+          ...turn({ id: "b4", name: "bash", arguments: { command: "rm notes.txt" } }),
+        ],
+      },
+      onPermission: (request) => {
+        asked.push(request);
+        const answer = answers.get(request.toolCall.toolCallId);
+        return { outcome: answer === undefined ? { outcome: "cancelled" } : { outcome: "selected", optionId: answer } };
+      },
+    });
+    const asked: acp.RequestPermissionRequest[] = [];
+    const answers = new Map([
+      ["w1", "allow_once"],
+      ["w2", "reject_once"],
+      ["b1", "allow_always"],
+      ["b3", "reject_always"],
+    ]);
+    await zi.initialize();
+    const created = await zi.newSession(cwd);
+    const { sessionId } = created;
+    expect(created.modes).toEqual({ currentModeId: "ask", availableModes: [expect.objectContaining({ id: "ask" }), expect.objectContaining({ id: "accept-edits" }), expect.objectContaining({ id: "full-access" })] });
+    for (const prompt of ["read", "w1", "w2", "b1", "b2", "b3", "b4"]) expect((await zi.prompt(sessionId, prompt)).stopReason).toBe("end_turn");
+
+    expect(asked.map((request) => request.toolCall.toolCallId)).toEqual(["w1", "w2", "b1", "b3"]);
+    expect(asked[0]).toMatchObject({ sessionId, toolCall: { toolCallId: "w1", kind: "edit", status: "pending" } });
+    expect(asked[0]!.options.map((option) => [option.optionId, option.kind])).toEqual([
+      ["allow_once", "allow_once"],
+      ["allow_always", "allow_always"],
+      ["reject_once", "reject_once"],
+      ["reject_always", "reject_always"],
+    ]);
+    expect(statuses(zi, sessionId, "r0")).toEqual(["pending", "in_progress", "completed"]);
+    expect(statuses(zi, sessionId, "w1")).toEqual(["pending", "in_progress", "completed"]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("A\n");
+    expect(statuses(zi, sessionId, "w2").at(-1)).toBe("failed");
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    expect(statuses(zi, sessionId, "b2")).toEqual(["pending", "in_progress", "completed"]);
+    expect(existsSync(join(cwd, "c.txt"))).toBe(true);
+    expect(statuses(zi, sessionId, "b3").at(-1)).toBe("failed");
+    expect(statuses(zi, sessionId, "b4").at(-1)).toBe("failed");
+    expect(existsSync(join(cwd, "notes.txt"))).toBe(true);
+  });
+
+  it("session/cancel with a permission request pending: the editor answers cancelled, the call is denied and the prompt answers cancelled", async () => {
+    const cwd = project();
+    let release: (response: acp.RequestPermissionResponse) => void = () => undefined;
+    let askedResolve: () => void = () => undefined;
+    const askedOnce = new Promise<void>((resolve) => (askedResolve = resolve));
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }] }, { text: "never" }] },
+      onPermission: () => {
+        askedResolve();
+        return new Promise((resolve) => (release = resolve));
+      },
+    });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(cwd);
+    const running = zi.prompt(sessionId, "write");
+    await askedOnce;
+    await zi.agent.notify("session/cancel", { sessionId });
+    // What the ACP spec asks of the client once it has sent session/cancel.
+    release({ outcome: { outcome: "cancelled" } });
+    expect((await running).stopReason).toBe("cancelled");
+    expect(statuses(zi, sessionId, "w1").at(-1)).toBe("failed");
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+    expect(zi.messageText(sessionId)).not.toContain("never");
+  });
+
+  it("session/set_mode: accept-edits writes in cwd without asking and asks for commands; full-access asks nothing; an unknown mode is refused", async () => {
+    const cwd = project();
+    const asked: string[] = [];
+    const zi = await start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: {
+        responses: [
+          { toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }, { id: "b1", name: "bash", arguments: { command: "echo hi > b.txt" } }] },
+          { text: "ok" },
+          { toolCalls: [{ id: "b2", name: "bash", arguments: { command: "echo hi > c.txt" } }] },
+          { text: "ok" },
+        ],
+      },
+      onPermission: (request) => {
+        asked.push(request.toolCall.toolCallId);
+        return { outcome: { outcome: "selected", optionId: "reject_once" } };
+      },
+    });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(cwd);
+    expect(await zi.agent.request("session/set_mode", { sessionId, modeId: "accept-edits" })).toEqual({});
+    await zi.prompt(sessionId, "edits");
+    expect(asked).toEqual(["b1"]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("A\n");
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    await fullAccess(zi, sessionId);
+    await zi.prompt(sessionId, "commands");
+    expect(asked).toEqual(["b1"]);
+    expect(readFileSync(join(cwd, "c.txt"), "utf8")).toBe("hi\n");
+    await expect(zi.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("a failed model call answers the prompt with a JSON-RPC error carrying the provider's message", async () => {
