@@ -36,6 +36,15 @@ const OnlyWithText = () =>
     message: () => "images need text: a continue without text cannot carry images",
   });
 
+/** A JSON Schema object; the session compiles it (ajv) and refuses one that does not compile. */
+const IsSchemaObject = () =>
+  DescribedRule({
+    name: "isSchemaObject",
+    jsonSchema: { type: "object", description: "A JSON Schema the run's final answer must match (docs/headless.md, \"Structured output\")." },
+    validate: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    message: () => "outputSchema must be a JSON Schema object",
+  });
+
 export class PromptParams {
   @IsIn(["direct", "steer", "follow_up", "continue"])
   delivery!: Delivery;
@@ -58,4 +67,8 @@ export class PromptParams {
   @OnlyWithText()
   @NestedParams(() => PromptImageParams, { each: true })
   images?: PromptImageParams[];
+
+  @Optional()
+  @IsSchemaObject()
+  outputSchema?: Record<string, unknown>;
 }
