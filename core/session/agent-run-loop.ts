@@ -27,6 +27,8 @@ export interface RunGuard {
   limit(): RunEnd | undefined;
   /** Judges the final reply: the end of the run, or one more input (a structured-output repair turn). */
   complete(reply: PiAi.AssistantMessage | undefined): RunEnd | QueuedInput;
+  /** The W3C trace context the prompt carried, announced on `agent_start` for the telemetry plugin. */
+  traceparent?: string;
 }
 
 export interface RunLoopParts {
@@ -69,7 +71,7 @@ export class AgentRunLoop {
     const { store } = this.parts;
     let thresholdFailed = false;
     try {
-      await store.emit({ type: "agent_start" });
+      await store.emit(guard?.traceparent === undefined ? { type: "agent_start" } : { type: "agent_start", traceparent: guard.traceparent });
       await this.parts.ensureModel();
       this.systemPrompt = await this.resolveSystemPrompt();
       let pending = [...initial, ...store.take("steering")];

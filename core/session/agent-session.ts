@@ -156,7 +156,7 @@ export class AgentSession implements SessionPort {
   /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */
   async prompt(input: PromptInput): Promise<PromptResult> {
     this.assertOpen();
-    const { delivery, text, completionId, images, outputSchema } = input;
+    const { delivery, text, completionId, images, outputSchema, traceparent } = input;
     if (typeof text !== "string") throw refused("text must be a string");
     if (text === "" && delivery !== "continue") throw refused("text must not be empty (only continue may be empty)");
     const queued: QueuedInput = completionId === undefined ? { text } : { text, completionId };
@@ -178,7 +178,7 @@ export class AgentSession implements SessionPort {
         if (activity !== "idle" && activity !== "failed") throw refused(`session is ${activity}; wait until it is idle`);
         this.requireModel();
         this.requireBudget();
-        return result("started", this.startRun([queued], completionId, output));
+        return result("started", this.startRun([queued], completionId, output, traceparent));
       case "steer":
       case "follow_up":
         if (output) throw refused("outputSchema applies to a prompt that starts a run (direct, or continue while idle)");
@@ -203,7 +203,7 @@ export class AgentSession implements SessionPort {
           throw refused("nothing to continue: no input is queued and the transcript is empty or ends with a finished reply; send text or queue input first");
         }
         this.requireBudget();
-        return result("started", this.startRun(text === "" ? [] : [queued], completionId, output));
+        return result("started", this.startRun(text === "" ? [] : [queued], completionId, output, traceparent));
       default:
         throw refused(`unknown delivery "${String(delivery)}"`);
     }
@@ -391,7 +391,7 @@ export class AgentSession implements SessionPort {
     return type === "idle" || type === "failed" || type === "disposed";
   }
 
-  private startRun(inputs: QueuedInput[], completionId: string | undefined, output?: StructuredOutput): number | undefined {
+  private startRun(inputs: QueuedInput[], completionId: string | undefined, output?: StructuredOutput, traceparent?: string): number | undefined {
     const revision = this.tracker.admit(completionId, true);
     this.usage.startRun();
     this.budget.startRun();
@@ -407,15 +407,16 @@ export class AgentSession implements SessionPort {
     }
     void this.store.setActivity({ type: "running" });
     let announced: Promise<void> = Promise.resolve();
-    const finished = this.loop.run(inputs, run.abort.signal, (end) => (announced = this.settle(run, end)), this.guard(output));
+    const finished = this.loop.run(inputs, run.abort.signal, (end) => (announced = this.settle(run, end)), this.guard(output, traceparent));
     // Interrupt resolves only once the client has been handed agent_end and the new activity.
     run.done = finished.then(() => announced);
     return revision;
   }
 
   /** The run's budgets and structured-output check, asked by the loop at each turn boundary. */
-  private guard(output: StructuredOutput | undefined): RunGuard {
+  private guard(output: StructuredOutput | undefined, traceparent: string | undefined): RunGuard {
     return {
+      ...(traceparent !== undefined && { traceparent }),
       limit: () => {
         const budget = this.budget.exceeded();
         return budget && { reason: "budget_exceeded", budget };

@@ -11,7 +11,7 @@ const compactionReason: JsonSchema = { enum: ["threshold", "overflow", "manual"]
  * docs/events.md says the same in prose; the drift test checks every real event against these.
  */
 export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, JsonSchema>([
-  ["agent_start", event("agent_start")],
+  ["agent_start", event("agent_start", { traceparent: str }, ["traceparent"])],
   ["turn_start", event("turn_start")],
   ["message_start", event("message_start", { message: ref("Message") })],
   [

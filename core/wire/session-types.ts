@@ -151,6 +151,8 @@ export interface PromptInput {
   images?: PromptImage[];
   /** A JSON Schema the run's final answer must match (docs/headless.md, "Structured output"). */
   outputSchema?: Record<string, unknown>;
+  /** A W3C `traceparent` the run's trace continues (docs/headless.md, "Traces"). */
+  traceparent?: string;
 }
 
 export interface PromptResult {

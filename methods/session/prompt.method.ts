@@ -21,6 +21,7 @@ export class PromptMethod implements RpcHandler<PromptParams> {
     }
     const images = params.images?.map(({ type, data, mimeType }) => ({ type, data, mimeType }));
     const input = { delivery: params.delivery, text: params.text, completionId: params.completionId, images };
-    return this.session.prompt(params.outputSchema === undefined ? input : { ...input, outputSchema: params.outputSchema });
+    const { outputSchema, traceparent } = params;
+    return this.session.prompt({ ...input, ...(outputSchema !== undefined && { outputSchema }), ...(traceparent !== undefined && { traceparent }) });
   }
 }

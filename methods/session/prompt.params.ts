@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsIn, IsString, MinLength } from "class-validator";
+import { ArrayMaxSize, IsArray, IsIn, IsString, Matches, MinLength } from "class-validator";
 import { DescribedRule, MaxBytes, NestedParams, Optional, RPC_LIMITS, imageBytes, type Delivery } from "../../core/family/family-api.js";
 import { PromptImageParams } from "./prompt-image.params.js";
 
@@ -71,4 +71,10 @@ export class PromptParams {
   @Optional()
   @IsSchemaObject()
   outputSchema?: Record<string, unknown>;
+
+  /** W3C trace context (version 00): the run's spans join that trace. */
+  @Optional()
+  @IsString()
+  @Matches(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, { message: "traceparent must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)" })
+  traceparent?: string;
 }
