@@ -9,7 +9,7 @@ const HARBOR_FILES = ["instruction.md", "task.toml", "environment/Dockerfile", "
 
 describe("the task suite (bench/tasks)", () => {
   it("has at least 12 tasks, each in the Harbor layout", () => {
-    const tasks = readdirSync(TASKS);
+    const tasks = readdirSync(TASKS, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     expect(tasks.length).toBeGreaterThanOrEqual(12);
     for (const task of tasks) for (const file of HARBOR_FILES) expect([task, file, existsSync(join(TASKS, task, file))]).toEqual([task, file, true]);
   });
