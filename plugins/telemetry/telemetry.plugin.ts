@@ -14,6 +14,7 @@ export function createTelemetryPlugin(env: NodeJS.ProcessEnv = process.env) {
       const { SessionTracer } = await import("./session-tracer.js");
       const tracer = new SessionTracer(env, zi.getState().sessionId);
       zi.on("*", (event) => tracer.observe(event));
+      services?.childSessions.observe?.((child, spec) => tracer.observeChild({ subscribe: (listener) => child.session.subscribe(listener), agent: spec.agent, sessionId: child.sessionId }));
       services?.onDispose(() => tracer.shutdown());
     },
   } satisfies ZiPlugin;

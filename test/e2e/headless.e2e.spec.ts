@@ -81,6 +81,22 @@ describe("zi --mode json: budgets", () => {
     expect(outcome).toMatchObject({ result: "budget_exceeded", evidence: { budget: { scope: "run", budget: "maxTurns", limit: 2, used: 2 } } });
   });
 
+  it("a delegated child's turns count against the parent's run budget", () => {
+    const responses = [
+      { toolCalls: [{ name: "delegate", arguments: { profile: "explore", task: "look" } }] },
+      { profile: "explore", text: "child done" },
+      { text: "parent done" },
+    ];
+    // One parent model call and one child model call: two turns, the budget, once the delegate call has ended.
+    const limited = runJson({ responses }, ["--max-turns", "2", "go"]);
+    expect(limited.status).toBe(3);
+    expect(limited.result.budget).toEqual({ scope: "run", budget: "maxTurns", limit: 2, used: 2 });
+    expect(limited.result.usage.run.modelCalls).toBe(1);
+    expect(limited.result.usage.children.modelCalls).toBe(1);
+    // With room for the closing reply, the same script completes.
+    expect(runJson({ responses }, ["--max-turns", "3", "go"]).status).toBe(0);
+  });
+
   it("--max-tokens ends the run once input + output tokens reach it", () => {
     const { status, result } = runJson({ responses: [1, 2, 3].map(toolTurn) }, ["--max-tokens", "10", "go"]);
     expect(status).toBe(3);

@@ -110,6 +110,33 @@ describe("traces (OpenTelemetry, OTLP over HTTP)", () => {
     expect(stderr).not.toContain("telemetry");
   });
 
+  it("a delegated child's run nests under the parent's execute_tool delegate span, with its model call under it", async () => {
+    const receiver = new OtlpReceiver();
+    receivers.push(receiver);
+    const endpoint = await receiver.start();
+    const zi = await BuiltZi.start({
+      env: { PATH: process.env.PATH ?? "", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint },
+      fauxScript: { responses: [{ toolCalls: [{ name: "delegate", arguments: { profile: "explore", task: "look around" } }] }, { profile: "explore", text: "child done" }, { text: "parent done" }] },
+    });
+    await zi.selectModel("faux", "scripted");
+    await zi.prompt("delegate it", { completionId: "d" });
+    await zi.awaitIdle({ completionId: "d" });
+    await receiver.waitFor("invoke_agent zi");
+    await receiver.waitFor("invoke_agent explore");
+    const byName = (name: string) => receiver.spans.filter((span) => span.name === name);
+    const [parentRun] = byName("invoke_agent zi");
+    const [delegate] = byName("execute_tool delegate");
+    const [childRun] = byName("invoke_agent explore");
+    expect(delegate.parentSpanId).toBe(parentRun.spanId);
+    expect(childRun.parentSpanId).toBe(delegate.spanId);
+    expect(childRun.traceId).toBe(parentRun.traceId);
+    expect(attributes(childRun)).toMatchObject({ "gen_ai.agent.name": "explore", "zi.run.reason": "completed" });
+    const chats = byName("chat scripted");
+    expect(chats.filter((span) => span.parentSpanId === childRun.spanId)).toHaveLength(1);
+    expect(chats.filter((span) => span.parentSpanId === parentRun.spanId)).toHaveLength(2);
+    await zi.close();
+  });
+
   it("a prompt's traceparent field parents its run over rpc; without OTEL_* variables nothing is sent", async () => {
     const receiver = new OtlpReceiver();
     receivers.push(receiver);
