@@ -139,6 +139,14 @@ describe("budgets and outputSchema over rpc", () => {
     await expect(zi.request("session.set_budget", { run: { maxTurns: 0 } })).rejects.toThrow();
   });
 
+  it("takes budgets from settings.json (budget.run, budget.session) and reports them before any is set over rpc", async () => {
+    const zi = await BuiltZi.start({ settings: { budget: { run: { maxTurns: 1 }, session: { maxTokens: 500000 } } }, fauxScript: { responses: [toolTurn(1), toolTurn(2)] } });
+    expect((await zi.getState()).budget?.limits).toEqual({ run: { maxTurns: 1 }, session: { maxTokens: 500000 } });
+    await zi.selectModel("faux", "scripted");
+    await zi.prompt("go", { completionId: "s" });
+    expect((await zi.awaitIdle({ completionId: "s" })).completion).toMatchObject({ reason: "budget_exceeded", budget: { scope: "run", budget: "maxTurns", limit: 1, used: 1 } });
+  });
+
   it("a session budget that is spent refuses the next prompt", async () => {
     const zi = await BuiltZi.start({ fauxScript: { responses: [toolTurn(1), toolTurn(2), { text: "done" }] } });
     await zi.selectModel("faux", "scripted");
