@@ -5,6 +5,7 @@ import { createDelegationPlugin } from "./delegation/delegation.plugin.js";
 import { createMcpPlugin } from "./mcp/mcp.plugin.js";
 import { createWorkPlanPlugin } from "./work-plan/work-plan.plugin.js";
 import { createPermissionsPlugin } from "./permissions/permissions.plugin.js";
+import { createTelemetryPlugin } from "./telemetry/telemetry.plugin.js";
 
 /**
  * The plugins compiled into Zi, in activation order. Imported after `ready` (bin/zi-cli.ts). A typed
@@ -12,7 +13,7 @@ import { createPermissionsPlugin } from "./permissions/permissions.plugin.js";
  * which the typed client derives its method map) below.
  */
 export function builtinPlugins() {
-  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin(), createPermissionsPlugin(), createMcpPlugin()] as const satisfies readonly ZiPlugin[];
+  return [codingToolsPlugin, createWorkPlanPlugin(), createDelegationPlugin(), createPermissionsPlugin(), createMcpPlugin(), createTelemetryPlugin()] as const satisfies readonly ZiPlugin[];
 }
 
 type ServedFamily = ReturnType<typeof builtinPlugins>[number] extends infer P ? (P extends { readonly families: readonly (infer F)[] } ? F : never) : never;

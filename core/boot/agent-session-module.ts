@@ -33,6 +33,10 @@ export class AgentSessionModule implements SessionModule {
   readonly commands: CommandPort;
   readonly events: ExtensionRuntime["events"];
 
+  get sessionFile(): string | null {
+    return this.journal.file;
+  }
+
   private constructor(
     readonly session: AgentSession,
     private readonly extensions: ExtensionRuntime,
@@ -90,6 +94,7 @@ export class AgentSessionModule implements SessionModule {
       settingsWriter: settings,
       retry: tuning.retry(),
       compaction: tuning.compaction(),
+      budget: tuning.budget(),
       systemPrompt: (tools) => context.render(tools),
       describeContext: () => context.summary(),
     });

@@ -29,6 +29,8 @@ export interface SessionModule {
    * came from (true), or false when no extension can be named.
    */
   reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
+  /** The journal file (`--session` resumes it); null for `--no-session`. */
+  readonly sessionFile?: string | null;
   /** Releases files and providers; the CLI calls it after the connection has settled. */
   dispose(): Promise<void>;
 }

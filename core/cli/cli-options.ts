@@ -1,3 +1,8 @@
+import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
+
+/** `--max-cost-usd` → `maxCostUsd`, ...: the run budgets of the one-shot modes, flags derived from the names. */
+const BUDGET_FLAGS: ReadonlyMap<string, BudgetName> = new Map(BUDGET_NAMES.map((name) => [budgetFlag(name), name]));
+
 /** A command-line error: one line on stderr, nothing on stdout, exit code 2. */
 export class UsageError extends Error {}
 
@@ -14,11 +19,15 @@ export interface ZiOptions {
   fauxScript: string | undefined;
   /** `--trust-project`: load project-local code (`.zi/extensions`) for this run. */
   trustProject: boolean;
+  /** `--max-cost-usd X`, `--max-tokens N`, `--max-turns N`, `--max-seconds N` (one-shot modes): the run's budget. */
+  budget: BudgetLimits;
+  /** `--output-schema FILE` (one-shot modes): a JSON Schema the final answer must match. */
+  outputSchemaFile: string | undefined;
 }
 
 export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
-  "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
+  "       zi --mode json [--model PROVIDER/ID] [--output-schema FILE] [--max-cost-usd X] [--max-tokens N] [--max-turns N] [--max-seconds N] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
@@ -42,6 +51,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     extensions: [],
     fauxScript: env.ZI_FAUX_SCRIPT || undefined,
     trustProject: false,
+    budget: {},
+    outputSchemaFile: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -79,7 +90,19 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "--model":
         model = value();
         break;
+      case "--output-schema":
+        options.outputSchemaFile = value();
+        break;
       default:
+        if (BUDGET_FLAGS.has(flag)) {
+          const name = BUDGET_FLAGS.get(flag)!;
+          const limit = Number(value());
+          if (!Number.isFinite(limit) || limit <= 0 || (INTEGER_BUDGETS.has(name) && !Number.isInteger(limit))) {
+            throw new UsageError(`${flag} takes a ${INTEGER_BUDGETS.has(name) ? "whole number" : "number"} above 0`);
+          }
+          options.budget[name] = limit;
+          break;
+        }
         if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
         positional.push(arg);
     }
@@ -106,6 +129,9 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     options.prompt = positional.join(" ");
     if (options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
     if (model !== undefined) options.model = parseModel(model);
+  }
+  if (mode !== "json" && (Object.keys(options.budget).length > 0 || options.outputSchemaFile !== undefined)) {
+    throw new UsageError("budget flags and --output-schema are for --mode json; over rpc send session.set_budget and outputSchema");
   }
   if (options.noSession && options.sessionFile) throw new UsageError("--no-session and --session cannot be combined");
   return options;

@@ -43,7 +43,8 @@ export interface PluginSecrets {
  */
 export interface PluginServices {
   readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals">;
-  readonly childSessions: Pick<ChildSessionFactory, "create">;
+  /** `observe` (every child once it exists) is optional so that test doubles need only `create`. */
+  readonly childSessions: Pick<ChildSessionFactory, "create"> & Partial<Pick<ChildSessionFactory, "observe">>;
   readonly project: ProjectContent;
   /**
    * A user file (or directory) the plugin could not use: one stderr line (`zi: extension <source> was

@@ -10,6 +10,7 @@ import type {
 } from "../wire/session-types.js";
 
 import type { ContextSummary } from "../wire/context-summary.js";
+import type { BudgetReport, BudgetSettings } from "../wire/budget-types.js";
 
 /** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
 export const SESSION = Symbol.for("zi.port.session");
@@ -35,4 +36,6 @@ export interface SessionPort {
   getUsage(): SessionUsage;
   /** What the system prompt is built from (files, skills, problems); null until the deferred startup has loaded it. */
   getContext(): ContextSummary | null;
+  /** Replaces the run and session budgets; a cost budget for a model without a price is refused (operation_failed). */
+  setBudget(limits: BudgetSettings): BudgetReport;
 }

@@ -10,10 +10,25 @@ import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { QueuedInput } from "../wire/session-types.js";
 import type { ToolRunner } from "./tool-runner.js";
+import type { BudgetHit } from "../wire/budget-types.js";
 
 export interface RunEnd {
-  reason: "completed" | "interrupted" | "failed";
+  reason: "completed" | "interrupted" | "failed" | "budget_exceeded" | "structured_output_invalid";
   errorMessage?: string;
+  /** `budget_exceeded`: which budget. */
+  budget?: BudgetHit;
+  /** `completed` under an outputSchema: the parsed, valid answer. */
+  structured?: unknown;
+}
+
+/** A run's limits (docs/headless.md): asked where the run would go on, and where it would complete. */
+export interface RunGuard {
+  /** A budget reached ends the run here, between turns, so nothing is half-written. */
+  limit(): RunEnd | undefined;
+  /** Judges the final reply: the end of the run, or one more input (a structured-output repair turn). */
+  complete(reply: PiAi.AssistantMessage | undefined): RunEnd | QueuedInput;
+  /** The W3C trace context the prompt carried, announced on `agent_start` for the telemetry plugin. */
+  traceparent?: string;
 }
 
 export interface RunLoopParts {
@@ -36,6 +51,7 @@ export interface RunLoopParts {
 interface TurnResult {
   end?: RunEnd;
   hadToolCalls: boolean;
+  reply?: PiAi.AssistantMessage;
 }
 
 /**
@@ -51,11 +67,11 @@ export class AgentRunLoop {
 
   constructor(private readonly parts: RunLoopParts) {}
 
-  async run(initial: QueuedInput[], signal: AbortSignal, finish: (end: RunEnd) => void): Promise<void> {
+  async run(initial: QueuedInput[], signal: AbortSignal, finish: (end: RunEnd) => void, guard?: RunGuard): Promise<void> {
     const { store } = this.parts;
     let thresholdFailed = false;
     try {
-      await store.emit({ type: "agent_start" });
+      await store.emit(guard?.traceparent === undefined ? { type: "agent_start" } : { type: "agent_start", traceparent: guard.traceparent });
       await this.parts.ensureModel();
       this.systemPrompt = await this.resolveSystemPrompt();
       let pending = [...initial, ...store.take("steering")];
@@ -69,7 +85,13 @@ export class AgentRunLoop {
         if (signal.aborted) return finish({ reason: "interrupted" });
         pending = store.take("steering");
         if (pending.length === 0 && !turn.hadToolCalls) pending = store.take("followUp");
-        if (pending.length === 0 && !turn.hadToolCalls) return finish({ reason: "completed" });
+        if (pending.length === 0 && !turn.hadToolCalls) {
+          const verdict = guard ? guard.complete(turn.reply) : { reason: "completed" as const };
+          if ("reason" in verdict) return finish(verdict);
+          pending = [verdict];
+        }
+        const limited = guard?.limit();
+        if (limited) return finish(limited);
       }
     } catch (error) {
       process.stderr.write(`zi: agent run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -95,7 +117,7 @@ export class AgentRunLoop {
     const calls = reply.content.filter((block): block is PiAi.ToolCall => block.type === "toolCall");
     const toolResults = calls.length > 0 ? await this.parts.tools.run(calls, this.parts.toolSet(), signal) : [];
     await store.emit({ type: "turn_end", message: reply, toolResults });
-    return { hadToolCalls: calls.length > 0 };
+    return { hadToolCalls: calls.length > 0, reply };
   }
 
   private async endTurn(end: RunEnd, reply?: PiAi.AssistantMessage): Promise<TurnResult> {

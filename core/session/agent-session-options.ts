@@ -1,3 +1,4 @@
+import type { BudgetSettings } from "../wire/budget-types.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
 import type { ContextSummary } from "../wire/context-summary.js";
 import type { SessionJournal } from "../journal/session-journal.js";
@@ -68,6 +69,8 @@ export interface AgentSessionOptions {
   settingsWriter?: SettingsWriter;
   retry?: Partial<RetrySettings>;
   compaction?: Partial<CompactionSettings>;
+  /** Run and session budgets from settings (`budget`); `session.set_budget` replaces them. */
+  budget?: BudgetSettings;
   /** Receives one-line warnings (stderr by default). */
   warn?: (message: string) => void;
 }

@@ -6,7 +6,10 @@ import { PiAiLoader } from "../models/pi-ai-loader.js";
 import type { SessionPort } from "../ports/session.port.js";
 import type { AgentTool } from "./agent-tool.js";
 import { AgentRunLoop } from "./agent-run-loop.js";
-import type { RunEnd } from "./agent-run-loop.js";
+import type { RunEnd, RunGuard } from "./agent-run-loop.js";
+import { SessionBudget } from "./session-budget.js";
+import { StructuredOutput } from "./structured-output.js";
+import type { BudgetReport, BudgetSettings } from "../wire/budget-types.js";
 import { DEFAULT_COMPACTION, DEFAULT_RETRY } from "./agent-session-options.js";
 import type { AgentSessionOptions, SessionJournalLike } from "./agent-session-options.js";
 import { AssistantStreamer } from "./assistant-streamer.js";
@@ -46,6 +49,10 @@ import { RPC_LIMITS } from "../wire/limits.js";
 interface ActiveWork {
   abort: AbortController;
   done: Promise<unknown>;
+  /** The `maxSeconds` timer, and whether it fired (the abort is then a budget's, not an interrupt). */
+  timer?: NodeJS.Timeout;
+  timeUp?: boolean;
+  startedAt?: number;
 }
 
 const refused = (message: string): RpcError => new RpcError("operation_failed", message);
@@ -77,6 +84,7 @@ export class AgentSession implements SessionPort {
   private readonly modelCallHooks = new Set<(signal: AbortSignal) => Promise<void>>();
   private readonly watchers: IdleWatchers;
   private readonly usage: UsageLedger;
+  private readonly budget: SessionBudget;
   private readonly describeContext: (() => ContextSummary | undefined) | undefined;
   private run: ActiveWork | undefined;
   private exclusive: ActiveWork | undefined;
@@ -90,6 +98,7 @@ export class AgentSession implements SessionPort {
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
     this.describeContext = options.describeContext;
     this.usage = new UsageLedger(journal.entries());
+    this.budget = new SessionBudget(this.usage, () => this.store.model, options.budget, warn);
     const recorder = new JournalAppender(journal, this.store, this.tracker, this.usage);
     this.records = new ExtensionRecords(journal, this.store, recorder);
     this.toolGate = new ToolCallGate(options.cwd);
@@ -121,7 +130,14 @@ export class AgentSession implements SessionPort {
   }
 
   getState(): SessionState {
-    return this.store.getState();
+    const budget = this.budget.report();
+    return budget ? { ...this.store.getState(), budget } : this.store.getState();
+  }
+
+  /** Replaces the run and session budgets (docs/headless.md); the next turn boundary of a run in progress honours them. */
+  setBudget(limits: BudgetSettings): BudgetReport {
+    this.assertOpen();
+    return this.budget.set(limits);
   }
 
   subscribe(listener: SessionEventListener): () => void {
@@ -140,7 +156,7 @@ export class AgentSession implements SessionPort {
   /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */
   async prompt(input: PromptInput): Promise<PromptResult> {
     this.assertOpen();
-    const { delivery, text, completionId, images } = input;
+    const { delivery, text, completionId, images, outputSchema, traceparent } = input;
     if (typeof text !== "string") throw refused("text must be a string");
     if (text === "" && delivery !== "continue") throw refused("text must not be empty (only continue may be empty)");
     const queued: QueuedInput = completionId === undefined ? { text } : { text, completionId };
@@ -150,6 +166,8 @@ export class AgentSession implements SessionPort {
       if (problem !== undefined) throw refused(problem);
       queued.images = images;
     }
+    // Compiled before admission: a bad schema refuses the prompt; it applies to a prompt that starts a run.
+    const output = outputSchema === undefined ? undefined : StructuredOutput.compile(outputSchema);
     const activity = this.store.activity.type;
     const joinable = this.run !== undefined && !this.run.abort.signal.aborted;
     const result = (admission: PromptResult["admission"], revision: number | undefined): PromptResult =>
@@ -159,9 +177,11 @@ export class AgentSession implements SessionPort {
         if (joinable) throw refused("session is running; use steer, follow_up or continue");
         if (activity !== "idle" && activity !== "failed") throw refused(`session is ${activity}; wait until it is idle`);
         this.requireModel();
-        return result("started", this.startRun([queued], completionId));
+        this.requireBudget();
+        return result("started", this.startRun([queued], completionId, output, traceparent));
       case "steer":
       case "follow_up":
+        if (output) throw refused("outputSchema applies to a prompt that starts a run (direct, or continue while idle)");
         this.assertQueueable(queued);
         void this.store.enqueue(delivery === "steer" ? "steering" : "followUp", queued);
         return joinable ? result("joined", this.tracker.admit(completionId, true)) : result("queued", this.tracker.admit(completionId, false));
@@ -170,6 +190,7 @@ export class AgentSession implements SessionPort {
           throw refused(`session is ${activity}; continue is not possible now`);
         }
         if (joinable) {
+          if (output) throw refused("outputSchema applies to a prompt that starts a run (direct, or continue while idle)");
           if (text !== "") {
             this.assertQueueable(queued);
             void this.store.enqueue("followUp", queued);
@@ -181,7 +202,8 @@ export class AgentSession implements SessionPort {
         if (text === "" && !this.canContinue()) {
           throw refused("nothing to continue: no input is queued and the transcript is empty or ends with a finished reply; send text or queue input first");
         }
-        return result("started", this.startRun(text === "" ? [] : [queued], completionId));
+        this.requireBudget();
+        return result("started", this.startRun(text === "" ? [] : [queued], completionId, output, traceparent));
       default:
         throw refused(`unknown delivery "${String(delivery)}"`);
     }
@@ -222,7 +244,8 @@ export class AgentSession implements SessionPort {
 
   /** Tokens, cost and calls of the session, its current (or last) run and its finished delegated tasks. */
   getUsage(): SessionUsage {
-    return this.usage.snapshot();
+    const budget = this.budget.report();
+    return budget ? { ...this.usage.snapshot(), budget } : this.usage.snapshot();
   }
 
   getMessages(start: number, limit: number): MessagePage {
@@ -368,23 +391,62 @@ export class AgentSession implements SessionPort {
     return type === "idle" || type === "failed" || type === "disposed";
   }
 
-  private startRun(inputs: QueuedInput[], completionId: string | undefined): number | undefined {
+  private startRun(inputs: QueuedInput[], completionId: string | undefined, output?: StructuredOutput, traceparent?: string): number | undefined {
     const revision = this.tracker.admit(completionId, true);
     this.usage.startRun();
-    const run: ActiveWork = { abort: new AbortController(), done: Promise.resolve() };
+    this.budget.startRun();
+    const run: ActiveWork = { abort: new AbortController(), done: Promise.resolve(), startedAt: Date.now() };
     this.run = run;
+    const timeLeft = this.budget.msUntilTimeLimit();
+    if (timeLeft !== undefined) {
+      run.timer = setTimeout(() => {
+        run.timeUp = true;
+        void this.store.setActivity({ type: "aborting" });
+        run.abort.abort();
+      }, timeLeft);
+    }
     void this.store.setActivity({ type: "running" });
     let announced: Promise<void> = Promise.resolve();
-    const finished = this.loop.run(inputs, run.abort.signal, (end) => (announced = this.settle(run, end)));
+    const finished = this.loop.run(inputs, run.abort.signal, (end) => (announced = this.settle(run, end)), this.guard(output, traceparent));
     // Interrupt resolves only once the client has been handed agent_end and the new activity.
     run.done = finished.then(() => announced);
     return revision;
   }
 
+  /** The run's budgets and structured-output check, asked by the loop at each turn boundary. */
+  private guard(output: StructuredOutput | undefined, traceparent: string | undefined): RunGuard {
+    return {
+      ...(traceparent !== undefined && { traceparent }),
+      limit: () => {
+        const budget = this.budget.exceeded();
+        return budget && { reason: "budget_exceeded", budget };
+      },
+      complete: (reply) => {
+        if (!output) return { reason: "completed" };
+        const verdict = output.judge(reply);
+        if (verdict.ok) return { reason: "completed", structured: verdict.value };
+        const repair = output.repair(verdict.problem);
+        if (repair !== undefined) return { text: repair };
+        const errorMessage = `the final answer does not match outputSchema after ${StructuredOutput.MAX_REPAIRS} repair turns: ${verdict.problem}`;
+        return { reason: "structured_output_invalid", errorMessage: clipUtf8(errorMessage, RPC_LIMITS.maxCompletionErrorBytes).text };
+      },
+    };
+  }
+
   /** Called synchronously by the run loop at the moment it decides to end. */
   private settle(run: ActiveWork, end: RunEnd): Promise<void> {
+    clearTimeout(run.timer);
+    if (run.timeUp && end.reason === "interrupted") {
+      const budget = this.budget.timeHit();
+      if (budget) end = { reason: "budget_exceeded", budget };
+    }
+    this.budget.endRun(end.budget);
     this.usage.endRun();
-    void this.store.emit(end.errorMessage === undefined ? { type: "agent_end", reason: end.reason } : { type: "agent_end", ...end });
+    this.recordRunOutcome(run, end);
+    this.tracker.conclude(end);
+    const event: AgentSessionEvent = { type: "agent_end", reason: end.reason };
+    for (const key of ["errorMessage", "budget", "structured"] as const) if (end[key] !== undefined) event[key] = end[key];
+    void this.store.emit(event);
     if (this.run === run) this.run = undefined;
     const announced =
       end.reason === "failed"
@@ -392,6 +454,26 @@ export class AgentSession implements SessionPort {
         : this.store.setActivity({ type: "idle" });
     this.releaseIdleWaiters(announced);
     return announced;
+  }
+
+  /** A run a budget or an outputSchema ended is journaled as an outcome (evidence: which budget, or the schema's verdict). */
+  private recordRunOutcome(run: ActiveWork, end: RunEnd): void {
+    if (end.budget === undefined && end.reason !== "structured_output_invalid" && end.structured === undefined) return;
+    const evidence: Record<string, unknown> = end.budget ? { budget: end.budget } : { outputSchema: end.structured === undefined ? "invalid" : "valid" };
+    if (end.errorMessage !== undefined) evidence.errorMessage = clipUtf8(end.errorMessage, 4096).text;
+    this.records.recordOutcome({
+      operationId: `run-${this.tracker.currentRevision}`,
+      capability: "session",
+      operation: "run",
+      result: end.reason,
+      durationMs: Date.now() - (run.startedAt ?? Date.now()),
+      evidence,
+    });
+  }
+
+  private requireBudget(): void {
+    const refusal = this.budget.refusal();
+    if (refusal !== undefined) throw refused(refusal);
   }
 
   private releaseIdleWaiters(announced: Promise<void> = Promise.resolve()): void {

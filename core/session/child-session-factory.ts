@@ -52,7 +52,15 @@ export interface ChildSessionFactoryOptions {
  * sharing only the parent's model runtime (catalogue, credentials, faux models).
  */
 export class ChildSessionFactory {
+  private readonly observers = new Set<(child: ChildSession, spec: ChildSessionSpec) => void>();
+
   constructor(private readonly options: ChildSessionFactoryOptions) {}
+
+  /** Told of every child once it exists, before its first prompt (the telemetry plugin follows its events). */
+  observe(listener: (child: ChildSession, spec: ChildSessionSpec) => void): () => void {
+    this.observers.add(listener);
+    return () => void this.observers.delete(listener);
+  }
 
   async create(spec: ChildSessionSpec): Promise<ChildSession> {
     const { cwd, journalDir, retry, compaction, toolGuard } = this.options;
@@ -80,7 +88,9 @@ export class ChildSessionFactory {
       await close();
       throw error;
     }
-    return { session, sessionId, journalFile: journal.file, close };
+    const child: ChildSession = { session, sessionId, journalFile: journal.file, close };
+    for (const observer of this.observers) observer(child, spec);
+    return child;
   }
 
   /** The parent's runtime, with every model call marked as this child's. */

@@ -17,6 +17,7 @@ export class CompletionTracker {
   private revision = 0;
   private watchId: string | undefined;
   private evidence: PiAi.AssistantMessage | null = null;
+  private conclusion: Pick<CompletionEvidence, "reason" | "budget" | "structured"> | undefined;
 
   get currentRevision(): number {
     return this.revision;
@@ -29,6 +30,7 @@ export class CompletionTracker {
       if (completionId !== this.watchId) {
         this.watchId = completionId;
         this.evidence = null;
+        this.conclusion = undefined;
       }
     }
     return completionId === undefined ? undefined : this.revision;
@@ -39,6 +41,16 @@ export class CompletionTracker {
     if (this.watchId !== undefined) this.evidence = message;
   }
 
+  /** Called when a run ends: the watch's evidence says how (and, under a budget or a schema, what decided it). */
+  conclude(end: { reason: string; budget?: CompletionEvidence["budget"]; structured?: unknown }): void {
+    // Ends that predate budgets and schemas keep their evidence as it was (stopReason tells them apart).
+    const decided = end.budget !== undefined || end.structured !== undefined || end.reason === "structured_output_invalid";
+    if (this.watchId === undefined || !decided) return;
+    this.conclusion = { reason: end.reason };
+    if (end.budget !== undefined) this.conclusion.budget = end.budget;
+    if (end.structured !== undefined) this.conclusion.structured = end.structured;
+  }
+
   /** The idle-watch result at this moment (call it when the session is settled). */
   observe(completionId: string | undefined, messageCount: number): AwaitIdleResult {
     if (completionId === undefined) return {};
@@ -47,7 +59,7 @@ export class CompletionTracker {
       completionId,
       completionRevision: this.revision,
       messageCount,
-      completion: evidence ? CompletionTracker.project(evidence) : null,
+      completion: evidence ? { ...CompletionTracker.project(evidence), ...this.conclusion } : null,
     };
   }
 

@@ -1,5 +1,6 @@
 import { type CompactionSettings, DEFAULT_RETRY, type RetrySettings } from "./agent-session-options.js";
 import type { QueueMode } from "../wire/session-types.js";
+import type { BudgetSettings } from "../wire/budget-types.js";
 import type { SettingsScope, SettingsStore } from "../config/settings-store.js";
 import { warnOnStderr, type Warn } from "../config/stderr-warning.js";
 
@@ -70,6 +71,13 @@ export class SessionTuning {
     const enabled = this.object(scope, "compaction").get("enabled");
     if (typeof enabled === "boolean") picked.enabled = enabled;
     return picked;
+  }
+
+  /** `budget` ({ run?, session? } of BUDGET_NAMES); the session checks it and warns about what it cannot take. */
+  budget(): BudgetSettings | undefined {
+    const scope = this.projectTrusted && this.settings.has("project", "budget") ? "project" : "global";
+    const value = this.settings.getScoped(scope, "budget");
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as BudgetSettings) : undefined;
   }
 
   queueMode(key: "steeringMode" | "followUpMode"): QueueMode | undefined {

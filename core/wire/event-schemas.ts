@@ -11,7 +11,7 @@ const compactionReason: JsonSchema = { enum: ["threshold", "overflow", "manual"]
  * docs/events.md says the same in prose; the drift test checks every real event against these.
  */
 export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, JsonSchema>([
-  ["agent_start", event("agent_start")],
+  ["agent_start", event("agent_start", { traceparent: str }, ["traceparent"])],
   ["turn_start", event("turn_start")],
   ["message_start", event("message_start", { message: ref("Message") })],
   [
@@ -25,7 +25,14 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
   ["tool_execution_update", event("tool_execution_update", { toolCallId: str, toolName: str, partialResult: {} })],
   ["tool_execution_end", event("tool_execution_end", { toolCallId: str, toolName: str, result: {}, isError: bool })],
   ["turn_end", event("turn_end", { message: nullable(ref("Message")), toolResults: { type: "array", items: ref("Message") } })],
-  ["agent_end", event("agent_end", { reason: { enum: ["completed", "interrupted", "failed"] }, errorMessage: str }, ["errorMessage"])],
+  [
+    "agent_end",
+    event(
+      "agent_end",
+      { reason: { enum: ["completed", "interrupted", "failed", "budget_exceeded", "structured_output_invalid"] }, errorMessage: str, budget: ref("BudgetHit"), structured: {} },
+      ["errorMessage", "budget", "structured"],
+    ),
+  ],
   ["queue_update", event("queue_update", { steering: queued, followUp: queued })],
   ["activity_changed", event("activity_changed", { activity: ref("Activity") })],
   [

@@ -21,6 +21,7 @@ export interface JsonSchema {
   minItems?: number;
   maxItems?: number;
   minimum?: number;
+  exclusiveMinimum?: number;
   maximum?: number;
   minLength?: number;
   maxLength?: number;

@@ -1,3 +1,4 @@
+import type { BudgetHit, BudgetReport } from "./budget-types.js";
 /**
  * The AgentSession's public data shapes: what `session.get_state` returns, what `session_event`
  * frames carry, and what the session/model/thinking ports take and give. Plain JSON only: every
@@ -138,6 +139,8 @@ export interface SessionState {
   contextUsage: ContextUsage;
   /** Tool calls waiting for a permission decision, oldest first (docs/permissions.md). */
   permissionRequests: PermissionRequest[];
+  /** Present once a budget is set (docs/headless.md, "Budgets"). */
+  budget?: BudgetReport;
 }
 
 export interface PromptInput {
@@ -146,6 +149,10 @@ export interface PromptInput {
   completionId?: string;
   /** Checked by `session.prompt`'s params (base64, type signature, count and bytes) before they get here. */
   images?: PromptImage[];
+  /** A JSON Schema the run's final answer must match (docs/headless.md, "Structured output"). */
+  outputSchema?: Record<string, unknown>;
+  /** A W3C `traceparent` the run's trace continues (docs/headless.md, "Traces"). */
+  traceparent?: string;
 }
 
 export interface PromptResult {
@@ -160,6 +167,10 @@ export interface CompletionEvidence {
   stopReason: string;
   errorMessage?: string;
   errorTruncated?: boolean;
+  /** How the run ended, and under a budget or an outputSchema what decided it (docs/headless.md). */
+  reason?: string;
+  budget?: BudgetHit;
+  structured?: unknown;
 }
 
 export type AwaitIdleResult =
@@ -236,4 +247,6 @@ export interface SessionUsage {
   run: (UsageTotals & { active: boolean }) | null;
   /** Delegated children whose tasks have ended (from their `subagent` end entries); `tasks` counts them. */
   children: UsageTotals & { tasks: number };
+  /** Present once a budget is set: limits, used and left (docs/headless.md, "Budgets"). */
+  budget?: BudgetReport;
 }

@@ -1,6 +1,7 @@
 import { THINKING_LEVELS } from "./session-types.js";
 import { anyValue, arrayOf, bool, closed, count, described, literal, oneOf, ref, str, type JsonSchema } from "./json-schema.js";
 import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
+import { BUDGET_NAMES } from "./budget-types.js";
 import type { WireTypes } from "./wire-types.js";
 
 /**
@@ -18,6 +19,10 @@ const PUBLIC_MODEL_FIELDS = {
   contextWindow: count,
   maxTokens: count,
 } satisfies Record<string, JsonSchema>;
+const number: JsonSchema = { type: "number", minimum: 0 };
+const BUDGET_LIMITS = closed(Object.fromEntries(BUDGET_NAMES.map((name) => [name, number])), BUDGET_NAMES);
+const BUDGET_SCOPES = closed({ run: BUDGET_LIMITS, session: BUDGET_LIMITS }, ["run", "session"]);
+const BUDGET_USED = closed(Object.fromEntries(BUDGET_NAMES.map((name) => [name, number])));
 const OUTCOME_FIELDS = {
   id: str,
   parentId: { type: ["string", "null"] },
@@ -106,7 +111,11 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
     session: ref("UsageTotals"),
     run: { anyOf: [closed({ ...USAGE_FIELDS, active: bool }), { type: "null" }] },
     children: closed({ ...USAGE_FIELDS, tasks: count }),
-  }),
+    budget: ref("BudgetReport"),
+  }, ["budget"]),
+  BudgetSettings: { description: "Run and session limits: maxCostUsd, maxTokens (input + output), maxTurns (model calls), maxSeconds.", ...BUDGET_SCOPES },
+  BudgetHit: closed({ scope: { enum: ["run", "session"] }, budget: { enum: [...BUDGET_NAMES] }, limit: number, used: number }),
+  BudgetReport: closed({ limits: ref("BudgetSettings"), used: closed({ run: BUDGET_USED, session: BUDGET_USED }), left: ref("BudgetSettings"), exceeded: { anyOf: [ref("BudgetHit"), { type: "null" }] } }),
   ThinkingLevel: { enum: [...THINKING_LEVELS] },
   Delivery: { enum: ["direct", "steer", "follow_up", "continue"] },
   PublicModel: { description: "The public model projection: nothing else about a model crosses RPC.", ...closed(PUBLIC_MODEL_FIELDS) },
@@ -146,7 +155,8 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
     },
     contextUsage: ref("ContextUsage"),
     permissionRequests: arrayOf(ref("PermissionRequest")),
-  }),
+    budget: ref("BudgetReport"),
+  }, ["budget"]),
   ContextUsage: {
     oneOf: [
       closed({ type: { const: "unavailable" }, reason: { enum: ["no_model", "no_usage"] } }),
@@ -155,7 +165,10 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
   },
   CompletionEvidence: {
     description: "The latest assistant message_end of the cycle: text clipped to 50 KiB, error text to 8 KiB.",
-    ...closed({ text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool }, ["errorMessage", "errorTruncated"]),
+    ...closed(
+      { text: str, textTruncated: bool, stopReason: str, errorMessage: str, errorTruncated: bool, reason: str, budget: ref("BudgetHit"), structured: anyValue("The parsed answer valid against outputSchema.") },
+      ["errorMessage", "errorTruncated", "reason", "budget", "structured"],
+    ),
   },
   MessageItem: {
     description:

@@ -19,6 +19,7 @@ import type {
   UsageTotals,
   WorkPlan,
 } from "./session-types.js";
+import type { BudgetHit, BudgetReport, BudgetSettings } from "./budget-types.js";
 import type { ContextSummary } from "./context-summary.js";
 
 /** A journal entry as the wire carries it: an open envelope. */
@@ -54,6 +55,9 @@ export interface WireTypes {
   ContextSummary: ContextSummary;
   UsageTotals: UsageTotals;
   SessionUsage: SessionUsage;
+  BudgetSettings: BudgetSettings;
+  BudgetHit: BudgetHit;
+  BudgetReport: BudgetReport;
   Message: Record<string, unknown>;
   JournalEntry: JournalEntryValue;
   Limits: Record<string, number>;

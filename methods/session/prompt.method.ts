@@ -20,6 +20,8 @@ export class PromptMethod implements RpcHandler<PromptParams> {
       if (problem !== undefined) throw new RpcError("invalid_request", "invalid params", [{ field: "params.images", problem }]);
     }
     const images = params.images?.map(({ type, data, mimeType }) => ({ type, data, mimeType }));
-    return this.session.prompt({ delivery: params.delivery, text: params.text, completionId: params.completionId, images });
+    const input = { delivery: params.delivery, text: params.text, completionId: params.completionId, images };
+    const { outputSchema, traceparent } = params;
+    return this.session.prompt({ ...input, ...(outputSchema !== undefined && { outputSchema }), ...(traceparent !== undefined && { traceparent }) });
   }
 }

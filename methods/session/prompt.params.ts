@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsIn, IsString, MinLength } from "class-validator";
+import { ArrayMaxSize, IsArray, IsIn, IsString, Matches, MinLength } from "class-validator";
 import { DescribedRule, MaxBytes, NestedParams, Optional, RPC_LIMITS, imageBytes, type Delivery } from "../../core/family/family-api.js";
 import { PromptImageParams } from "./prompt-image.params.js";
 
@@ -36,6 +36,15 @@ const OnlyWithText = () =>
     message: () => "images need text: a continue without text cannot carry images",
   });
 
+/** A JSON Schema object; the session compiles it (ajv) and refuses one that does not compile. */
+const IsSchemaObject = () =>
+  DescribedRule({
+    name: "isSchemaObject",
+    jsonSchema: { type: "object", description: "A JSON Schema the run's final answer must match (docs/headless.md, \"Structured output\")." },
+    validate: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    message: () => "outputSchema must be a JSON Schema object",
+  });
+
 export class PromptParams {
   @IsIn(["direct", "steer", "follow_up", "continue"])
   delivery!: Delivery;
@@ -58,4 +67,14 @@ export class PromptParams {
   @OnlyWithText()
   @NestedParams(() => PromptImageParams, { each: true })
   images?: PromptImageParams[];
+
+  @Optional()
+  @IsSchemaObject()
+  outputSchema?: Record<string, unknown>;
+
+  /** W3C trace context (version 00): the run's spans join that trace. */
+  @Optional()
+  @IsString()
+  @Matches(/^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/, { message: "traceparent must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)" })
+  traceparent?: string;
 }

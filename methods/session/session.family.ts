@@ -7,6 +7,7 @@ import { GetStateMethod } from "./get-state.method.js";
 import { GetUsageMethod } from "./get-usage.method.js";
 import { InterruptMethod } from "./interrupt.method.js";
 import { PromptMethod } from "./prompt.method.js";
+import { SetBudgetMethod } from "./set-budget.method.js";
 
 /** `session.*`: reaches the AgentSession only through the SESSION port. */
 export const sessionFamily = {
@@ -20,5 +21,6 @@ export const sessionFamily = {
     "session.prompt": PromptMethod,
     "session.interrupt": InterruptMethod,
     "session.await_idle": AwaitIdleMethod,
+    "session.set_budget": SetBudgetMethod,
   },
 } satisfies MethodFamily;

@@ -28,9 +28,18 @@ describe("zi --mode json", () => {
     expect(types[0]).toBe("entry_appended");
     expect(types).toEqual(expect.arrayContaining(["model_changed", "agent_start", "message_update", "message_end", "agent_end"]));
     expect(types.at(-2)).toBe("activity_changed");
-    // The last line says what the run cost: session.get_usage's answer.
+    // The last line says how the run ended, its answer and what it cost (usage is session.get_usage's answer).
     const totals = { input: expect.any(Number), output: expect.any(Number), cacheRead: 0, cacheWrite: 0, totalTokens: expect.any(Number), cost: 0, modelCalls: 1, toolCalls: 0 };
-    expect(events.at(-1)).toEqual({ type: "usage", usage: { session: totals, run: { ...totals, active: false }, children: { ...totals, modelCalls: 0, input: 0, output: 0, totalTokens: 0, tasks: 0 } } });
+    expect(events.at(-1)).toEqual({
+      type: "result",
+      status: "completed",
+      exitCode: 0,
+      text: "Echo: hello json mode",
+      usage: { session: totals, run: { ...totals, active: false }, children: { ...totals, modelCalls: 0, input: 0, output: 0, totalTokens: 0, tasks: 0 } },
+      costUsd: 0,
+      durationMs: expect.any(Number),
+      sessionFile: null,
+    });
     expect(events.at(-1).usage.session.output).toBeGreaterThan(0);
     const deltas = events.filter((e) => e.type === "message_update").map((e) => e.assistantMessageEvent.delta).join("");
     expect(deltas).toBe("Echo: hello json mode");

@@ -33,6 +33,7 @@ function sessionMock(): jest.Mocked<SessionPort> {
     getMessages: jest.fn(() => ({ start: 0, total: 0, nextStart: null, messages: [] })),
     getOutcomes: jest.fn(() => ({ start: 0, total: 0, nextStart: null, outcomes: [] })),
     imageRefusal: jest.fn(() => undefined),
+    setBudget: jest.fn(() => ({ limits: {}, used: { run: {}, session: {} }, left: {}, exceeded: null }) as never),
     getUsage: jest.fn(() => USAGE),
     getContext: jest.fn(() => null),
   };

@@ -23,7 +23,17 @@ describe("CliOptions", () => {
       extensions: ["a.ts", "b.ts"],
       fauxScript: "f.json",
       trustProject: false,
+      budget: {},
+      outputSchemaFile: undefined,
     });
+  });
+
+  it("parses the json mode's budget flags (names derived from BUDGET_NAMES) and --output-schema; refuses them elsewhere", () => {
+    const options = parse(["--mode", "json", "--max-cost-usd", "0.25", "--max-tokens=1000", "--max-turns", "3", "--max-seconds", "1.5", "--output-schema", "s.json", "go"]);
+    expect(options).toMatchObject({ budget: { maxCostUsd: 0.25, maxTokens: 1000, maxTurns: 3, maxSeconds: 1.5 }, outputSchemaFile: "s.json", prompt: "go" });
+    expect(() => parse(["--mode", "json", "--max-tokens", "1.5", "go"])).toThrow("--max-tokens takes a whole number above 0");
+    expect(() => parse(["--mode", "json", "--max-cost-usd", "-1", "go"])).toThrow("--max-cost-usd takes a number above 0");
+    expect(() => parse(["--mode", "rpc", "--max-turns", "2"])).toThrow("budget flags and --output-schema are for --mode json");
   });
 
   it("parses --mode acp with extensions, a faux script and project trust; refuses what the editor decides (prompt, model, session)", () => {

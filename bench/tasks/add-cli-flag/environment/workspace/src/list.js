@@ -1,0 +1,3 @@
+const items = ["apple", "banana", "cherry"];
+
+for (const item of items) console.log(item);

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Harbor's oracle: the reference solution in the shell. Zi's replay of it through its own tools is
+# solution/zi-steps.json (bench/lib/task-suite.mjs).
+set -euo pipefail
+cd "${APP_DIR:-/app}"
+mkdir -p docs
+printf '## Usage\n\n```sh\nnode src/main.js\n```\n' > docs/USAGE.md

@@ -1,0 +1,1 @@
+export const withTax = (net) => net * (1 + 0.2);

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Harbor's oracle: the reference solution in the shell. Zi's replay of it through its own tools is
+# solution/zi-steps.json (bench/lib/task-suite.mjs).
+set -euo pipefail
+cd "${APP_DIR:-/app}"
+printf '{\n  "name": "shop",\n  "port": 8080,\n  "features": ["cart", "search"]\n}\n' > config/app.json

@@ -1,0 +1,3 @@
+import { shout } from "./utils/old-name.js";
+
+console.log(shout("b"));
