@@ -5,6 +5,7 @@ import { redactStderr } from "../core/config/stderr-redaction.js";
 import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
+import { PiUsageError } from "../core/pi-rpc/pi-rpc-options.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import type { PermissionPort } from "../plugins/permissions/permission.port.js";
@@ -27,6 +28,11 @@ let parsed: ReturnType<typeof parseCliOptions>;
 try {
   parsed = parseCliOptions(process.argv.slice(2), process.env);
 } catch (error) {
+  if (error instanceof PiUsageError) {
+    // pi's wording and exit code for pi's command line (docs/pi-rpc.md).
+    log(`Error: ${error.message}`);
+    process.exit(1);
+  }
   if (!(error instanceof UsageError)) throw error;
   log(`zi: ${error.message}`);
   log(USAGE_TEXT);
@@ -73,6 +79,23 @@ async function printSystemPrompt(options: ZiOptions): Promise<number> {
   } finally {
     await module.dispose();
   }
+}
+
+/** `zi --mode pi-rpc`: pi's RPC protocol over the same methods RPC mode serves, called in process. */
+async function runPiRpc(options: ZiOptions): Promise<number> {
+  let module: AgentSessionModule;
+  try {
+    module = await createModule(options);
+  } catch (error) {
+    log(`zi: cannot start: ${(error as Error).message}`);
+    return 1;
+  }
+  const [{ PiRpcMain }, { InProcessMethods }] = await Promise.all([import("../core/pi-rpc/pi-rpc-main.js"), import("../core/boot/in-process-methods.js")]);
+  const startup = module.afterReady();
+  startup.catch((error: Error) => log(`zi: startup failed: ${error.stack ?? error.message}`));
+  const methods = await InProcessMethods.wire(module, await loadFamilies(), startup);
+  const session = { methods, cancel: () => module.cancel(), dispose: () => module.dispose(), reportUncaught: (kind: "exception" | "rejection", error: unknown) => module.reportUncaught(kind, error) };
+  return new PiRpcMain(session, options.pi, { input: process.stdin, output, log }).run();
 }
 
 let code: number;
@@ -122,6 +145,8 @@ if (parsed === "help") {
     return { module, ports: { permissions: () => ports.get<PermissionPort>(PERMISSIONS), mcp: () => ports.get<McpPort>(MCP) } };
   };
   code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }).run();
+} else if (parsed.mode === "pi-rpc") {
+  code = await runPiRpc(parsed);
 } else {
   code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }).run();
 }

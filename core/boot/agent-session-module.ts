@@ -77,6 +77,7 @@ export class AgentSessionModule implements SessionModule {
         else stderrLine(`zi: ${source} was not loaded: ${error}`);
       },
     });
+    for (const text of options.appendSystemPrompt ?? []) context.hooks.add("--append-system-prompt", () => text);
     const tuning = new SessionTuning(settings, projectTrusted);
     const session = new AgentSession({
       runtime: registry,
@@ -131,7 +132,7 @@ export class AgentSessionModule implements SessionModule {
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
     const sessionId = randomUUID();
     if (options.noSession) return SessionJournal.inMemory(sessionId, cwd, { redact });
-    if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd, { redact });
+    if (options.sessionFile === undefined) return SessionJournal.create(options.sessionDir ?? paths.sessionsDir, sessionId, cwd, { redact });
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
     return SessionJournal.open(options.sessionFile, { redact });
   }

@@ -1,9 +1,11 @@
+import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
+
 /** A command-line error: one line on stderr, nothing on stdout, exit code 2. */
 export class UsageError extends Error {}
 
 export interface ZiOptions {
   /** `prompt`: `zi prompt` prints the system prompt a session started here would send, and exits. */
-  mode: "rpc" | "json" | "acp" | "prompt";
+  mode: "rpc" | "json" | "acp" | "prompt" | "pi-rpc";
   /** `--mode json` only: the prompt (positional arguments joined by spaces). */
   prompt: string | undefined;
   /** `--model PROVIDER/ID`, `--mode json` only. */
@@ -14,6 +16,12 @@ export interface ZiOptions {
   fauxScript: string | undefined;
   /** `--trust-project`: load project-local code (`.zi/extensions`) for this run. */
   trustProject: boolean;
+  /** Where a new session's journal goes instead of ZI_HOME/sessions (pi's `--session-dir`). */
+  sessionDir?: string;
+  /** Text added to every run's system prompt (pi's `--append-system-prompt`). */
+  appendSystemPrompt?: string[];
+  /** `--mode pi-rpc`: pi's command line, parsed by core/pi-rpc/pi-rpc-options.ts. */
+  pi?: PiRpcFlags;
 }
 
 export const USAGE_TEXT = [
@@ -21,6 +29,7 @@ export const USAGE_TEXT = [
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi prompt [--trust-project] [--extension PATH]...",
+  "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
   "       zi schema",
 ].join("\n");
 
@@ -28,6 +37,8 @@ export const USAGE_TEXT = [
 
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
   if (argv.length === 1 && argv[0] === "schema") return "schema";
+  // pi's command line has pi's rules (docs/pi-rpc.md): its own parser.
+  if (wantsPiRpc(argv)) return parsePiRpcOptions(argv, env);
   const promptCommand = argv[0] === "prompt";
   if (promptCommand) argv = argv.slice(1);
   let mode: string | undefined = promptCommand ? "prompt" : undefined;

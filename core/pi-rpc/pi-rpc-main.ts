@@ -1,0 +1,146 @@
+import { JsonlFramer } from "../kernel/jsonl-framer.js";
+import type { OutputSink } from "../kernel/output-sink.js";
+import { RPC_LIMITS } from "../wire/limits.js";
+import { PiModels } from "./pi-models.js";
+import { PiRpcFrontEnd } from "./pi-rpc-front-end.js";
+import type { PiRpcFlags } from "./pi-rpc-options.js";
+import type { ZiMethods } from "./zi-methods.js";
+
+const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
+  ["SIGHUP", 129],
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]);
+/** RPC mode's shutdown bounds (docs/protocol.md, Lifecycle): settle, flush, dispose. */
+const SETTLE_MS = RPC_LIMITS.settlementMs;
+const FLUSH_MS = 5000;
+const DISPOSE_MS = 2000;
+
+const within = (promise: Promise<unknown>, ms: number): Promise<unknown> =>
+  Promise.race([promise.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+
+/** The Zi session behind the front end: its methods, and what the process shell does with it. */
+export interface PiRpcSession {
+  methods: ZiMethods;
+  /** Discard queued input and interrupt active work (a disconnect); resolves once settled. */
+  cancel(): Promise<void>;
+  dispose(): Promise<void>;
+  /** An uncaught exception: true when an extension's (reported, the session goes on). */
+  reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
+}
+
+export interface PiRpcIo {
+  input: NodeJS.ReadableStream;
+  output: OutputSink;
+  log: (message: string) => void;
+}
+
+/**
+ * One process of `zi --mode pi-rpc`: pi 0.73.1's RPC protocol on stdin/stdout (docs/pi-rpc.md). The
+ * command line's model, thinking level and tool list are applied first (a failure is pi's `Error:` line
+ * and exit 1); then records are read, split on LF bytes, until stdin closes or a signal arrives, and the
+ * session is interrupted, output flushed and the session disposed, each step bounded as in RPC mode.
+ */
+export class PiRpcMain {
+  private pendingWrites = 0;
+  private drainedWaiters: (() => void)[] = [];
+  private writable = true;
+
+  constructor(
+    private readonly session: PiRpcSession,
+    private readonly flags: PiRpcFlags | undefined,
+    private readonly io: PiRpcIo,
+  ) {}
+
+  async run(): Promise<number> {
+    for (const warning of this.flags?.warnings ?? []) this.io.log(`Warning: ${warning}`);
+    let fail: (code: number) => void = () => undefined;
+    const failed = new Promise<number>((resolve) => (fail = resolve));
+    const startup = this.applyFlags().catch((error: Error) => {
+      this.io.log(`Error: ${error.message}`);
+      fail(1);
+      throw error;
+    });
+    startup.catch(() => undefined);
+    const frontEnd = new PiRpcFrontEnd(this.session.methods, (frame) => this.write(frame), this.io.log, this.flags, startup);
+    frontEnd.attach();
+    let exit: (code: number) => void = () => undefined;
+    const ended = new Promise<number>((resolve) => (exit = resolve));
+    for (const [signal, code] of SIGNAL_EXIT_CODES) process.on(signal, () => exit(code));
+    process.on("uncaughtException", (error) => {
+      this.io.log(`zi: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!this.session.reportUncaught?.("exception", error)) exit(1);
+    });
+    process.on("unhandledRejection", (reason) => void this.session.reportUncaught?.("rejection", reason));
+    this.read(frontEnd, exit);
+    const code = await Promise.race([ended, failed]);
+    this.io.input.removeAllListeners("data");
+    await within(this.session.cancel(), SETTLE_MS);
+    await within(frontEnd.settled(), SETTLE_MS);
+    await within(this.drained(), FLUSH_MS);
+    this.writable = false;
+    frontEnd.detach();
+    await within(this.session.dispose(), DISPOSE_MS);
+    return code;
+  }
+
+  /** Records split on LF bytes (never readline, which also splits on U+2028), Zi's record bound kept. */
+  private read(frontEnd: PiRpcFrontEnd, exit: (code: number) => void): void {
+    const framer = new JsonlFramer(RPC_LIMITS.maxRecordBytes);
+    const next = (take: () => string | null): boolean => {
+      try {
+        for (let record = take(); record !== null; record = take()) if (record.trim() !== "") frontEnd.line(record);
+        return true;
+      } catch (error) {
+        // A record over the bound or not UTF-8: pi's parse error, then the connection ends, as in RPC mode.
+        void this.write({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${(error as Error).message}` });
+        framer.discard();
+        exit(1);
+        return false;
+      }
+    };
+    this.io.input.on("data", (chunk: Buffer) => {
+      framer.push(chunk);
+      next(() => framer.next());
+    });
+    this.io.input.on("end", () => {
+      if (next(() => framer.finish())) void frontEnd.settled().then(() => exit(0));
+    });
+  }
+
+  /** `--provider`/`--model`/`--thinking`/`--tools`, through the same methods a client would call. */
+  private async applyFlags(): Promise<void> {
+    const flags = this.flags;
+    if (!flags) return;
+    const methods = this.session.methods;
+    let thinking = flags.thinking;
+    if (flags.model !== undefined) {
+      const resolved = await new PiModels(methods, flags.models).resolve(flags.provider, flags.model);
+      await methods.call("model.select", { provider: resolved.model.provider, id: resolved.model.id });
+      thinking ??= resolved.thinking;
+    }
+    if (thinking !== undefined) await methods.call("thinking.select", { level: thinking });
+    if (flags.tools !== undefined) {
+      if (!methods.has("permission.set_policy")) throw new Error("--tools needs the permissions plugin, which is not loaded");
+      // The listed tools run; any other call is denied (the model is still offered every tool: docs/pi-rpc.md).
+      await methods.call("permission.set_policy", { default: "deny", rules: flags.tools.map((tool) => ({ action: "allow", tool })) });
+    }
+  }
+
+  private write(frame: Record<string, unknown>): Promise<void> {
+    if (!this.writable) return Promise.resolve();
+    const line = `${JSON.stringify(frame)}\n`;
+    this.pendingWrites++;
+    return new Promise<void>((resolve) => {
+      this.io.output.write(line, () => {
+        if (--this.pendingWrites === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
+        resolve();
+      });
+    });
+  }
+
+  private drained(): Promise<void> {
+    if (this.pendingWrites === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
+  }
+}
