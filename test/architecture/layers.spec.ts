@@ -79,6 +79,27 @@ describe("layers import only downwards (docs/architecture.md)", () => {
     expect(offending).toEqual([]);
   });
 
+  // A plugin uses another plugin only through its public face (plugins/<name>/<name>.public.ts) or a shared
+  // module below every plugin (plugins/shared/): never another plugin's internals (plugins/README.md).
+  it("plugins import each other only through a public face or plugins/shared", () => {
+    const pluginOf = (file: string) => /^plugins\/([^/]+)\//.exec(file)?.[1];
+    const pluginFiles = all.filter((file) => pluginOf(file) !== undefined && pluginOf(file) !== "shared");
+    expect(pluginFiles.length).toBeGreaterThan(20);
+    const offending = pluginFiles.flatMap((file) =>
+      imports(file)
+        .filter((target) => {
+          const owner = pluginOf(target);
+          return owner !== undefined && owner !== "shared" && owner !== pluginOf(file) && target !== `plugins/${owner}/${owner}.public.js`;
+        })
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+    // plugins/shared is below every plugin: it imports none of them.
+    const shared = all.filter((file) => inside(file, "plugins/shared"));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.flatMap((file) => imports(file).filter((target) => pluginOf(target) !== undefined && pluginOf(target) !== "shared"))).toEqual([]);
+  });
+
   // The client's declarations are published (zi/client): everything they reach, however indirectly, must
   // be Zi's own wire and method types, never the domain behind the extension API (pi-ai, provider and MCP
   // SDK types). test/e2e/client-declarations.e2e.spec.ts compiles them as a dependant does.
