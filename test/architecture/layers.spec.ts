@@ -12,6 +12,8 @@ const RULES: { layer: string; mayNotImport: string[]; except?: string[] }[] = [
   { layer: "core/wire", mayNotImport: ["core/kernel", "core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
   // The kernel knows no session types: methods reach the session through ports.
   { layer: "core/kernel", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
+  // The process shell sits under every front end and above the kernel: it knows no session, no front end.
+  { layer: "core/shell", mayNotImport: ["core/session", "core/journal", "core/models", "core/extensions", "core/boot", "core/acp", "core/json-mode", "core/cli", "core/testing", "methods", "plugins", "client"] },
   // The family door re-exports the kernel's decorators, the ports and the wire: nothing of the domain.
   { layer: "core/family", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/boot", "core/schema", "core/testing", "methods", "plugins", "client"] },
   // The domain below the session does not reach up into it (settings and paths know no session).
