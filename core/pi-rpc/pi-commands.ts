@@ -3,7 +3,7 @@ import type { CatalogModel, MessagePage, PromptImage, PublicModel, SessionState,
 import type { PiExtensionUi } from "./pi-extension-ui.js";
 import { PiModels } from "./pi-models.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
-import type { ZiMethods } from "./zi-methods.js";
+import type { MethodCalls } from "./method-calls.js";
 
 /** One pi command line, parsed: `type`, an optional `id` (echoed as it came), the command's fields. */
 export type PiCommand = Record<string, unknown> & { type: string; id?: unknown };
@@ -35,7 +35,7 @@ export class PiCommands {
   private readonly models: PiModels;
 
   constructor(
-    private readonly methods: ZiMethods,
+    private readonly methods: MethodCalls,
     private readonly ui: PiExtensionUi,
     flags: PiRpcFlags | undefined,
   ) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { PermissionDecision, PermissionRequest } from "../wire/session-types.js";
-import type { ZiMethods } from "./zi-methods.js";
+import type { MethodCalls } from "./method-calls.js";
 
 /** The options of a permission dialog, as the client shows them, and the decision each one is. */
 const CHOICES = new Map<string, { decision: PermissionDecision; message?: string }>([
@@ -29,7 +29,7 @@ export class PiExtensionUi {
   private readonly open = new Map<string, string>();
 
   constructor(
-    private readonly methods: ZiMethods,
+    private readonly methods: MethodCalls,
     private readonly send: (frame: Record<string, unknown>) => Promise<void>,
     private readonly log: (message: string) => void,
   ) {}

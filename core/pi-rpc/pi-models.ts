@@ -1,7 +1,7 @@
 import { RpcError } from "../kernel/rpc-error.js";
 import type { CatalogModel, PublicModel, SessionState, ThinkingLevel } from "../wire/session-types.js";
 import { THINKING_LEVELS } from "../wire/session-types.js";
-import type { ZiMethods } from "./zi-methods.js";
+import type { MethodCalls } from "./method-calls.js";
 
 /** pi's `Model` as far as Zi publishes one: the public descriptor (no api, base URL, headers, prices). */
 export type PiModel = PublicModel;
@@ -13,7 +13,7 @@ export type PiModel = PublicModel;
  */
 export class PiModels {
   constructor(
-    private readonly methods: ZiMethods,
+    private readonly methods: MethodCalls,
     private readonly scope: readonly string[] | undefined,
   ) {}
 

@@ -5,7 +5,7 @@ import { PiCommands, type PiCommand } from "./pi-commands.js";
 import { PiEventMapper } from "./pi-event-mapper.js";
 import { PiExtensionUi, type ExtensionUiResponse } from "./pi-extension-ui.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
-import type { ZiMethods } from "./zi-methods.js";
+import type { MethodCalls } from "./method-calls.js";
 
 type Frame = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export class PiRpcFrontEnd {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly methods: ZiMethods,
+    private readonly methods: MethodCalls,
     private readonly send: FrameSender,
     private readonly log: (message: string) => void,
     flags: PiRpcFlags | undefined,

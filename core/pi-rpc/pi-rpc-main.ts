@@ -1,27 +1,15 @@
 import { JsonlFramer } from "../kernel/jsonl-framer.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
+import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 import { PiModels } from "./pi-models.js";
 import { PiRpcFrontEnd } from "./pi-rpc-front-end.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
-import type { ZiMethods } from "./zi-methods.js";
-
-const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
-  ["SIGHUP", 129],
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]);
-/** RPC mode's shutdown bounds (docs/protocol.md, Lifecycle): settle, flush, dispose. */
-const SETTLE_MS = RPC_LIMITS.settlementMs;
-const FLUSH_MS = 5000;
-const DISPOSE_MS = 2000;
-
-const within = (promise: Promise<unknown>, ms: number): Promise<unknown> =>
-  Promise.race([promise.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+import type { MethodCalls } from "./method-calls.js";
 
 /** The Zi session behind the front end: its methods, and what the process shell does with it. */
 export interface PiRpcSession {
-  methods: ZiMethods;
+  methods: MethodCalls;
   /** Discard queued input and interrupt active work (a disconnect); resolves once settled. */
   cancel(): Promise<void>;
   dispose(): Promise<void>;
@@ -40,6 +28,7 @@ export interface PiRpcIo {
  * command line's model, thinking level and tool list are applied first (a failure is pi's `Error:` line
  * and exit 1); then records are read, split on LF bytes, until stdin closes or a signal arrives, and the
  * session is interrupted, output flushed and the session disposed, each step bounded as in RPC mode.
+ * Signals, uncaught errors, redaction and the exit are the process shell's.
  */
 export class PiRpcMain {
   private pendingWrites = 0;
@@ -50,6 +39,7 @@ export class PiRpcMain {
     private readonly session: PiRpcSession,
     private readonly flags: PiRpcFlags | undefined,
     private readonly io: PiRpcIo,
+    private readonly shell: ProcessShell,
   ) {}
 
   async run(): Promise<number> {
@@ -66,21 +56,18 @@ export class PiRpcMain {
     frontEnd.attach();
     let exit: (code: number) => void = () => undefined;
     const ended = new Promise<number>((resolve) => (exit = resolve));
-    for (const [signal, code] of SIGNAL_EXIT_CODES) process.on(signal, () => exit(code));
-    process.on("uncaughtException", (error) => {
-      this.io.log(`zi: uncaught exception: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!this.session.reportUncaught?.("exception", error)) exit(1);
-    });
-    process.on("unhandledRejection", (reason) => void this.session.reportUncaught?.("rejection", reason));
+    this.shell.onShutdown((code) => exit(code));
+    const forget = this.shell.adopt(this.session);
     this.read(frontEnd, exit);
     const code = await Promise.race([ended, failed]);
     this.io.input.removeAllListeners("data");
-    await within(this.session.cancel(), SETTLE_MS);
-    await within(frontEnd.settled(), SETTLE_MS);
-    await within(this.drained(), FLUSH_MS);
+    await within(this.session.cancel(), SHUTDOWN_BOUNDS.settleMs);
+    await within(frontEnd.settled(), SHUTDOWN_BOUNDS.settleMs);
+    await within(this.drained(), SHUTDOWN_BOUNDS.flushMs);
     this.writable = false;
     frontEnd.detach();
-    await within(this.session.dispose(), DISPOSE_MS);
+    forget();
+    await within(this.session.dispose(), SHUTDOWN_BOUNDS.disposeMs);
     return code;
   }
 
