@@ -1,4 +1,5 @@
 import { RpcError } from "../kernel/rpc-error.js";
+import { SESSION_TREE_LIMITS, type ExportResult, type TreeEntryItem, type TreePage } from "../wire/session-tree-types.js";
 import type { CatalogModel, MessagePage, PromptImage, PublicModel, SessionState, SessionUsage, ThinkingList } from "../wire/session-types.js";
 import type { PiExtensionUi } from "./pi-extension-ui.js";
 import { PiModels } from "./pi-models.js";
@@ -44,7 +45,7 @@ export class PiCommands {
       if (!methods.has(method)) throw unsupported(command.type, reason);
       return run(command);
     };
-    const noSessionMethods = "Zi's session methods (session.new, session.switch, session.fork, session.get_tree, session.export) are not in this build";
+    const noSessionMethods = "this build of Zi has no session-tree methods (session.new, session.switch, session.fork, session.get_tree, session.export)";
     this.table = new Map<string, PiCommandSpec>([
       ["prompt", { run: (c) => this.prompt(c) }],
       ["steer", { run: (c) => this.queue(c, "steer") }],
@@ -232,26 +233,44 @@ export class PiCommands {
   }
 
   private async exportHtml(command: PiCommand): Promise<{ path: string }> {
-    const result = await this.methods.call<{ path: string }>("session.export", { format: "html", ...(typeof command.outputPath === "string" ? { path: command.outputPath } : {}) });
+    const result = await this.methods.call<ExportResult>("session.export", { format: "html", ...(typeof command.outputPath === "string" ? { path: command.outputPath } : {}) });
     return { path: result.path };
   }
 
+  /**
+   * pi forks *before* a user message (the new session ends at its parent; the text goes back to the
+   * client's editor); Zi's `session.fork` keeps the entry, so Zi forks at the entry's parent, and a
+   * first message has none: a new, empty session.
+   */
   private async fork(command: PiCommand): Promise<{ text: string; cancelled: boolean }> {
     const entryId = String(command.entryId);
-    const text = (await this.forkMessages()).find((message) => message.entryId === entryId)?.text ?? "";
-    await this.methods.call("session.fork", { entryId });
-    return { text, cancelled: false };
+    const { byId, path } = await this.tree();
+    const entry = byId.get(entryId);
+    if (!entry || entry.role !== "user" || !path.includes(entry)) throw new RpcError("not_found", "Invalid entry ID for forking");
+    if (entry.parentId === null) await this.methods.call("session.new", {});
+    else await this.methods.call("session.fork", { entryId: entry.parentId });
+    return { text: entry.label, cancelled: false };
   }
 
-  /** The user messages of the tree's current path, with their entry ids: what pi offers to fork from. */
+  /** The user messages on the current branch (root to leaf), with their entry ids: what pi offers to fork from. */
   private async forkMessages(): Promise<{ entryId: string; text: string }[]> {
-    const out: { entryId: string; text: string }[] = [];
+    const { path } = await this.tree();
+    return path.filter((entry) => entry.role === "user").map((entry) => ({ entryId: entry.id, text: entry.label }));
+  }
+
+  /** Every entry of the journal (`session.get_tree`, page by page) and the branch from the root to the leaf. */
+  private async tree(): Promise<{ byId: Map<string, TreeEntryItem>; path: TreeEntryItem[] }> {
+    const byId = new Map<string, TreeEntryItem>();
+    let leafId = "";
     for (let start: number | null = 0; start !== null; ) {
-      const page: { entries: { id: string; role?: string; label?: string; text?: string }[]; nextStart: number | null } = await this.methods.call("session.get_tree", { start });
-      for (const entry of page.entries) if (entry.role === "user") out.push({ entryId: entry.id, text: entry.text ?? entry.label ?? "" });
+      const page: TreePage = await this.methods.call<TreePage>("session.get_tree", { start, limit: SESSION_TREE_LIMITS.maxTreePageItems });
+      for (const entry of page.entries) byId.set(entry.id, entry);
+      leafId = page.leafId;
       start = page.nextStart;
     }
-    return out;
+    const path: TreeEntryItem[] = [];
+    for (let entry = byId.get(leafId); entry && path.length <= byId.size; entry = entry.parentId === null ? undefined : byId.get(entry.parentId)) path.unshift(entry);
+    return { byId, path };
   }
 }
 
