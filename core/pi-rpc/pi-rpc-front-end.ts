@@ -68,8 +68,7 @@ export class PiRpcFrontEnd {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      void this.send(failure(undefined, "parse", `Failed to parse command: ${(error as Error).message}`));
-      return;
+      return this.answerInOrder(failure(undefined, "parse", `Failed to parse command: ${(error as Error).message}`));
     }
     const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Frame;
     // Dialog answers are never held behind commands: a permission answer may be what a command waits for.
@@ -80,11 +79,12 @@ export class PiRpcFrontEnd {
     const command = record as PiCommand;
     const spec = typeof command.type === "string" ? this.commands.table.get(command.type) : undefined;
     // As pi: an unknown command's response carries no id.
-    if (!spec) return void this.send(failure(undefined, String(command.type), `Unknown command: ${String(command.type)}`));
+    if (!spec) return this.answerInOrder(failure(undefined, String(command.type), `Unknown command: ${String(command.type)}`));
     if (typeof command.id === "string" && Buffer.byteLength(command.id) > RPC_LIMITS.maxRequestIdBytes) {
-      return void this.send(failure(undefined, command.type, `id is longer than ${RPC_LIMITS.maxRequestIdBytes} bytes`));
+      return this.answerInOrder(failure(undefined, command.type, `id is longer than ${RPC_LIMITS.maxRequestIdBytes} bytes`));
     }
     if (this.inFlight >= RPC_LIMITS.maxInFlight) {
+      // Not behind the others: the bound is what the client hit now.
       return void this.send(failure(command.id, command.type, `${RPC_LIMITS.maxInFlight} commands are in flight; wait for a response before sending more`));
     }
     this.inFlight++;
@@ -107,6 +107,11 @@ export class PiRpcFrontEnd {
     } else {
       this.chain = this.chain.then(run);
     }
+  }
+
+  /** A refusal answered in input order, after the commands before it. */
+  private answerInOrder(frame: Frame): void {
+    this.chain = this.chain.then(() => this.send(frame));
   }
 
   private async release(): Promise<void> {
