@@ -41,17 +41,17 @@ export class PiCommands {
     flags: PiRpcFlags | undefined,
   ) {
     this.models = new PiModels(methods, flags?.models);
-    const session = (method: string, reason: string, run: (command: PiCommand) => Promise<PiOutcome>): PiCommandSpec["run"] => (command) => {
-      if (!methods.has(method)) throw unsupported(command.type, reason);
+    // The session-tree family may be left out of a build: then the command says which method it lacks.
+    const session = (method: string, run: (command: PiCommand) => Promise<PiOutcome>): PiCommandSpec["run"] => async (command) => {
+      if (!methods.has(method)) throw new RpcError("operation_failed", `${command.type} needs Zi's ${method} method, which this build does not serve`);
       return run(command);
     };
-    const noSessionMethods = "this build of Zi has no session-tree methods (session.new, session.switch, session.fork, session.get_tree, session.export)";
     this.table = new Map<string, PiCommandSpec>([
       ["prompt", { run: (c) => this.prompt(c) }],
       ["steer", { run: (c) => this.queue(c, "steer") }],
       ["follow_up", { run: (c) => this.queue(c, "follow_up") }],
       ["abort", { run: () => this.done(methods.call("session.interrupt")), concurrent: true }],
-      ["new_session", { run: session("session.new", noSessionMethods, async () => (await methods.call("session.new", {}), { data: { cancelled: false } })) }],
+      ["new_session", { run: session("session.new", async () => (await methods.call("session.new", {}), { data: { cancelled: false } })) }],
       ["get_state", { run: async () => ({ data: await this.state() }) }],
       ["get_messages", { run: async () => ({ data: { messages: await this.messages() } }) }],
       ["set_model", { run: async (c) => ({ data: await this.models.select(String(c.provider), String(c.modelId)) }) }],
@@ -68,11 +68,11 @@ export class PiCommands {
       ["bash", { run: (c) => Promise.reject(unsupported(c.type, "Zi runs shell commands only as the model's bash tool, under the permission policy; it has no method to run one for the client")) }],
       ["abort_bash", { run: (c) => Promise.reject(unsupported(c.type, "no bash command runs outside the model's tool calls (see bash); abort interrupts a running tool")) }],
       ["get_session_stats", { run: async () => ({ data: await this.stats() }) }],
-      ["export_html", { run: session("session.export", noSessionMethods, async (c) => ({ data: await this.exportHtml(c) })) }],
-      ["switch_session", { run: session("session.switch", noSessionMethods, async (c) => (await methods.call("session.switch", { path: c.sessionPath }), { data: { cancelled: false } })) }],
-      ["fork", { run: session("session.fork", noSessionMethods, async (c) => ({ data: await this.fork(c) })) }],
+      ["export_html", { run: session("session.export", async (c) => ({ data: await this.exportHtml(c) })) }],
+      ["switch_session", { run: session("session.switch", async (c) => (await methods.call("session.switch", { path: c.sessionPath }), { data: { cancelled: false } })) }],
+      ["fork", { run: session("session.fork", async (c) => ({ data: await this.fork(c) })) }],
       ["clone", { run: (c) => Promise.reject(unsupported(c.type, "Zi forks at an entry (fork); it has no copy of the whole branch at its leaf")) }],
-      ["get_fork_messages", { run: session("session.get_tree", noSessionMethods, async () => ({ data: { messages: await this.forkMessages() } })) }],
+      ["get_fork_messages", { run: session("session.get_tree", async () => ({ data: { messages: await this.forkMessages() } })) }],
       ["get_last_assistant_text", { run: async () => ({ data: { text: await this.lastAssistantText() } }) }],
       ["set_session_name", { run: (c) => Promise.reject(unsupported(c.type, "Zi names a session after its first prompt; it has no method to rename it")) }],
       ["get_commands", { run: async () => ({ data: { commands: await this.commands() } }) }],
