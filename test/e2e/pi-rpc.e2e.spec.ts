@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RpcClient } from "@mariozechner/pi-coding-agent";
 import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
-import { PI_PACKAGE, PiRpcZi } from "../support/pi-rpc-zi.js";
+import { PI_PACKAGE, PiRpcZi, ZI_BIN } from "../support/pi-rpc-zi.js";
 
 type Event = { type: string; [field: string]: unknown };
 
@@ -284,6 +285,21 @@ describe("pi's framing, ids and error shapes", () => {
     }
     const echoed = seen.filter((response) => response.id === "req-1");
     expect(echoed).toEqual([{ id: "req-1", type: "response", command: "prompt", success: true }]);
+  });
+});
+
+describe("pi's client examples from docs/rpc.md, with only the command swapped", () => {
+  it("the Python client prints the streamed reply and stops at agent_end", () => {
+    const doc = readFileSync(join(PI_PACKAGE, "docs/rpc.md"), "utf8");
+    const python = /## Example: Basic Client \(Python\)\n\n```python\n([\s\S]*?)```/.exec(doc)![1]!;
+    const command = '["pi", "--mode", "rpc", "--no-session"]';
+    expect(python).toContain(command);
+    const home = PiRpcZi.home();
+    const swapped = python.replace(command, JSON.stringify([process.execPath, ZI_BIN, "--mode", "pi-rpc", "--no-session", "--model", "faux/echo"]));
+    const run = spawnSync("python3", ["-c", swapped], { cwd: home, env: { PATH: process.env.PATH ?? "", ZI_HOME: home, HOME: home }, encoding: "utf8", timeout: 20000 });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("Echo: Hello!\n");
   });
 });
 
