@@ -1,6 +1,17 @@
 import type { AgentSessionEvent, QueuedInput } from "../wire/session-types.js";
 
-type PiEvent = Record<string, unknown> & { type: string };
+type PiEvent = (Record<string, unknown> & { type: string }) | EncodedEvent;
+
+/**
+ * An event already encoded as its JSON line. pi's `message_update` carries the growing message twice
+ * (as `message` and as the delta's `partial`): encoded once and spliced in twice, it costs half.
+ */
+export class EncodedEvent {
+  constructor(
+    readonly type: string,
+    readonly json: string,
+  ) {}
+}
 type Block = Record<string, unknown> & { type: string };
 
 /** Zi's delta type → pi's block type and the names of its start/delta/end events. */
@@ -114,8 +125,9 @@ export class PiEventMapper {
 
   /** pi sends the partial message twice per update: as `message` and as the delta's `partial`. */
   private updateEvent(assistantMessageEvent: Record<string, unknown>): PiEvent {
-    const message = { ...this.partial!, content: this.partial!.content.map((block) => ({ ...block })) };
-    return { type: "message_update", message, assistantMessageEvent: { ...assistantMessageEvent, partial: message } };
+    const message = JSON.stringify(this.partial);
+    const delta = JSON.stringify(assistantMessageEvent);
+    return new EncodedEvent("message_update", `{"type":"message_update","message":${message},"assistantMessageEvent":${delta.slice(0, -1)},"partial":${message}}}`);
   }
 
   private compactionEnd(event: AgentSessionEvent): PiEvent {

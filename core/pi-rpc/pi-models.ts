@@ -50,6 +50,20 @@ export class PiModels {
     return { model, thinkingLevel: after.thinkingLevel, isScoped };
   }
 
+  /** `--provider P --model ID` or `--model P/ID` naming a model exactly: selected (true), else false. */
+  async trySelect(provider: string | undefined, pattern: string): Promise<boolean> {
+    const slash = pattern.indexOf("/");
+    const [p, id] = provider !== undefined ? [provider, pattern] : slash > 0 ? [pattern.slice(0, slash), pattern.slice(slash + 1)] : [undefined, undefined];
+    if (p === undefined || id === undefined || id.includes(":")) return false;
+    try {
+      await this.methods.call("model.select", { provider: p, id });
+      return true;
+    } catch (error) {
+      if (error instanceof RpcError && error.code === "not_found") return false;
+      throw error;
+    }
+  }
+
   /**
    * pi's `--provider` / `--model PATTERN[:thinking]`: `provider/id`, an id, or a unique part of an id or
    * name, providers matched without case. Throws pi's wording when nothing (or more than one) matches.

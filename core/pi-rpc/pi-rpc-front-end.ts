@@ -2,12 +2,12 @@ import { RpcError } from "../kernel/rpc-error.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import type { AgentSessionEvent, PermissionRequest } from "../wire/session-types.js";
 import { PiCommands, type PiCommand } from "./pi-commands.js";
-import { PiEventMapper } from "./pi-event-mapper.js";
+import { EncodedEvent, PiEventMapper } from "./pi-event-mapper.js";
 import { PiExtensionUi, type ExtensionUiResponse } from "./pi-extension-ui.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
 import type { MethodCalls } from "./method-calls.js";
 
-type Frame = Record<string, unknown>;
+type Frame = Record<string, unknown> | EncodedEvent;
 
 /** Writes one frame as one JSONL record; resolves once it has left the process (backpressure). */
 export type FrameSender = (frame: Frame) => Promise<void>;
@@ -110,7 +110,7 @@ export class PiRpcFrontEnd {
   }
 
   /** A refusal answered in input order, after the commands before it. */
-  private answerInOrder(frame: Frame): void {
+  private answerInOrder(frame: Record<string, unknown>): void {
     this.chain = this.chain.then(() => this.send(frame));
   }
 
@@ -143,6 +143,6 @@ export class PiRpcFrontEnd {
   }
 }
 
-function failure(id: unknown, command: string, error: string): Frame {
+function failure(id: unknown, command: string, error: string): Record<string, unknown> {
   return { ...(id === undefined ? {} : { id }), type: "response", command, success: false, error };
 }

@@ -2,6 +2,7 @@ import { JsonlFramer } from "../kernel/jsonl-framer.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
+import { EncodedEvent } from "./pi-event-mapper.js";
 import { PiModels } from "./pi-models.js";
 import { PiRpcFrontEnd } from "./pi-rpc-front-end.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
@@ -102,9 +103,14 @@ export class PiRpcMain {
     const methods = this.session.methods;
     let thinking = flags.thinking;
     if (flags.model !== undefined) {
-      const resolved = await new PiModels(methods, flags.models).resolve(flags.provider, flags.model);
-      await methods.call("model.select", { provider: resolved.model.provider, id: resolved.model.id });
-      thinking ??= resolved.thinking;
+      const models = new PiModels(methods, flags.models);
+      // An exact provider and id, the usual case, selects without listing the whole catalogue.
+      const exact = await models.trySelect(flags.provider, flags.model);
+      if (!exact) {
+        const resolved = await models.resolve(flags.provider, flags.model);
+        await methods.call("model.select", { provider: resolved.model.provider, id: resolved.model.id });
+        thinking ??= resolved.thinking;
+      }
     }
     if (thinking !== undefined) await methods.call("thinking.select", { level: thinking });
     if (flags.tools !== undefined) {
@@ -114,9 +120,9 @@ export class PiRpcMain {
     }
   }
 
-  private write(frame: Record<string, unknown>): Promise<void> {
+  private write(frame: Record<string, unknown> | EncodedEvent): Promise<void> {
     if (!this.writable) return Promise.resolve();
-    const line = `${JSON.stringify(frame)}\n`;
+    const line = `${frame instanceof EncodedEvent ? frame.json : JSON.stringify(frame)}\n`;
     this.pendingWrites++;
     return new Promise<void>((resolve) => {
       this.io.output.write(line, () => {
