@@ -233,7 +233,29 @@ describe("zi --mode pi-rpc driven by pi 0.73.1's RpcClient, unchanged", () => {
   });
 });
 
+describe("extension commands", () => {
+  it("get_commands lists Zi's extension commands; a prompt /name args runs one and its feedback is a notify", async () => {
+    const client = await PiRpcZi.start({ args: ["--no-session", "--model", "faux/echo", "--extension", join(process.cwd(), "test/fixtures/record-outcome.extension.mjs")] });
+    const commands = await client.getCommands();
+    expect(commands).toEqual(
+      expect.arrayContaining([{ name: "record", description: "records an operation outcome", source: "extension", sourceInfo: { path: "<cli>", source: "cli", scope: "user", origin: "top-level" } }]),
+    );
+    const notified = nextEvent(client, (event) => event.type === "extension_ui_request" && event.method === "notify");
+    await client.prompt("/record thing");
+    expect(await notified).toEqual({ type: "extension_ui_request", id: expect.any(String), method: "notify", message: "recorded thing", notifyType: "info" });
+    // The command is not a prompt: nothing reached the transcript.
+    expect((await client.getState()).messageCount).toBe(0);
+  });
+});
+
 describe("pi's framing, ids and error shapes", () => {
+  it("a record over Zi's 16 MiB bound is answered as pi's parse error and ends the connection (exit 1)", () => {
+    const run = PiRpcZi.run(["--mode", "pi-rpc", "--no-session"], `${JSON.stringify({ type: "prompt", message: "x".repeat(16 * 1024 * 1024) })}\n`);
+    expect(run.status).toBe(1);
+    const [response] = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Event);
+    expect(response).toEqual({ type: "response", command: "parse", success: false, error: expect.stringMatching(/^Failed to parse command: .*16777216/) });
+  });
+
   it("ids are echoed as sent; an unknown command answers without one; bad JSON is a parse error; U+2028 and CRLF are fine", async () => {
     const client = await PiRpcZi.start({ args: ["--no-session", "--model", "faux/echo"] });
     const responses = collect(client, 4, (event) => event.type === "response");
