@@ -28,8 +28,8 @@ export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
-  "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
+  "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
 ].join("\n");
 
