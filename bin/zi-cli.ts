@@ -94,7 +94,8 @@ async function runPiRpc(options: ZiOptions): Promise<number> {
     has: (method: string) => names.has(method),
   };
   const session = { methods, cancel: () => module.cancel(), dispose: () => module.dispose(), reportUncaught: module.reportUncaught.bind(module) };
-  return new PiRpcMain(session, options.pi, { input: process.stdin, output, log }, shell).run();
+  const journal = { noSession: options.noSession, ...(options.sessionFile === undefined ? {} : { sessionFile: options.sessionFile }) };
+  return new PiRpcMain(session, options.pi, { input: process.stdin, output, log }, shell, journal).run();
 }
 
 let code: number;

@@ -1,5 +1,6 @@
 import { RpcError } from "../kernel/rpc-error.js";
-import { SESSION_TREE_LIMITS, type ExportResult, type TreeEntryItem, type TreePage } from "../wire/session-tree-types.js";
+import { resolve } from "node:path";
+import { SESSION_TREE_LIMITS, type ExportResult, type SessionListPage, type SessionSwitch, type TreeEntryItem, type TreePage } from "../wire/session-tree-types.js";
 import type { CatalogModel, MessagePage, PromptImage, PublicModel, SessionState, SessionUsage, ThinkingList } from "../wire/session-types.js";
 import type { PiExtensionUi } from "./pi-extension-ui.js";
 import { PiModels } from "./pi-models.js";
@@ -35,10 +36,15 @@ export class PiCommands {
   readonly table: ReadonlyMap<string, PiCommandSpec>;
   private readonly models: PiModels;
 
+  /** The journal file of a session, once known (`null`: in memory); pi's `sessionFile`. */
+  private journal: { sessionId: string; path: string | null } | undefined;
+
   constructor(
     private readonly methods: MethodCalls,
     private readonly ui: PiExtensionUi,
     flags: PiRpcFlags | undefined,
+    /** How the process's first session was opened (`--no-session`, `--session FILE`). */
+    private readonly start: { noSession: boolean; sessionFile?: string } = { noSession: true },
   ) {
     this.models = new PiModels(methods, flags?.models);
     // The session-tree family may be left out of a build: then the command says which method it lacks.
@@ -51,7 +57,7 @@ export class PiCommands {
       ["steer", { run: (c) => this.queue(c, "steer") }],
       ["follow_up", { run: (c) => this.queue(c, "follow_up") }],
       ["abort", { run: () => this.done(methods.call("session.interrupt")), concurrent: true }],
-      ["new_session", { run: session("session.new", async () => (await methods.call("session.new", {}), { data: { cancelled: false } })) }],
+      ["new_session", { run: session("session.new", async () => (this.switched(await methods.call("session.new", {})), { data: { cancelled: false } })) }],
       ["get_state", { run: async () => ({ data: await this.state() }) }],
       ["get_messages", { run: async () => ({ data: { messages: await this.messages() } }) }],
       ["set_model", { run: async (c) => ({ data: await this.models.select(String(c.provider), String(c.modelId)) }) }],
@@ -69,7 +75,7 @@ export class PiCommands {
       ["abort_bash", { run: (c) => Promise.reject(unsupported(c.type, "no bash command runs outside the model's tool calls (see bash); abort interrupts a running tool")) }],
       ["get_session_stats", { run: async () => ({ data: await this.stats() }) }],
       ["export_html", { run: session("session.export", async (c) => ({ data: await this.exportHtml(c) })) }],
-      ["switch_session", { run: session("session.switch", async (c) => (await methods.call("session.switch", { path: c.sessionPath }), { data: { cancelled: false } })) }],
+      ["switch_session", { run: session("session.switch", async (c) => (this.switched(await methods.call("session.switch", { path: c.sessionPath })), { data: { cancelled: false } })) }],
       ["fork", { run: session("session.fork", async (c) => ({ data: await this.fork(c) })) }],
       ["clone", { run: (c) => Promise.reject(unsupported(c.type, "Zi forks at an entry (fork); it has no copy of the whole branch at its leaf")) }],
       ["get_fork_messages", { run: session("session.get_tree", async () => ({ data: { messages: await this.forkMessages() } })) }],
@@ -125,9 +131,36 @@ export class PiCommands {
     return this.methods.call<SessionState>("session.get_state");
   }
 
+  /** The connection's session was replaced (`session.new`, `fork`, `switch`): its journal is in the result. */
+  private switched(result: unknown): void {
+    const { sessionId, path } = result as SessionSwitch;
+    this.journal = { sessionId, path };
+  }
+
+  /**
+   * pi's `sessionFile`: `--session`'s file, a replacement's path, or else the journal `session.list`
+   * names for this session (looked up once); omitted for a session kept in memory.
+   */
+  private async sessionFile(sessionId: string): Promise<string | undefined> {
+    if (this.journal?.sessionId !== sessionId) {
+      if (this.journal === undefined && this.start.noSession) this.journal = { sessionId, path: null };
+      else if (this.journal === undefined && this.start.sessionFile !== undefined) this.journal = { sessionId, path: resolve(this.start.sessionFile) };
+      else if (this.methods.has("session.list")) {
+        for (let start: number | null = 0; start !== null && this.journal?.sessionId !== sessionId; ) {
+          const page: SessionListPage = await this.methods.call<SessionListPage>("session.list", { start, limit: SESSION_TREE_LIMITS.maxSessionPageItems });
+          const found = page.sessions.find((item) => item.id === sessionId);
+          if (found) this.journal = { sessionId, path: found.path };
+          start = page.nextStart;
+        }
+      }
+    }
+    return this.journal?.sessionId === sessionId ? (this.journal.path ?? undefined) : undefined;
+  }
+
   /** pi's `RpcSessionState` from Zi's state (docs/pi-rpc.md, get_state). */
   private async state(): Promise<Record<string, unknown>> {
     const state = await this.state0();
+    const sessionFile = await this.sessionFile(state.sessionId);
     return {
       ...(state.model.type === "selected" ? { model: PiModels.project(state.model) } : {}),
       thinkingLevel: state.thinkingLevel,
@@ -135,6 +168,7 @@ export class PiCommands {
       isCompacting: state.compaction.type === "compacting",
       steeringMode: state.steeringMode,
       followUpMode: state.followUpMode,
+      ...(sessionFile === undefined ? {} : { sessionFile }),
       sessionId: state.sessionId,
       autoCompactionEnabled: true,
       messageCount: state.messageCount,
@@ -184,7 +218,9 @@ export class PiCommands {
       .reduce((sum, m) => sum + (m.content as { type: string }[]).filter((block) => block.type === "toolCall").length, 0);
     const totals = usage.session;
     const context = state.contextUsage;
+    const sessionFile = await this.sessionFile(state.sessionId);
     return {
+      ...(sessionFile === undefined ? {} : { sessionFile }),
       sessionId: state.sessionId,
       userMessages: count("user"),
       assistantMessages: count("assistant"),
@@ -247,8 +283,7 @@ export class PiCommands {
     const { byId, path } = await this.tree();
     const entry = byId.get(entryId);
     if (!entry || entry.role !== "user" || !path.includes(entry)) throw new RpcError("not_found", "Invalid entry ID for forking");
-    if (entry.parentId === null) await this.methods.call("session.new", {});
-    else await this.methods.call("session.fork", { entryId: entry.parentId });
+    this.switched(await (entry.parentId === null ? this.methods.call("session.new", {}) : this.methods.call("session.fork", { entryId: entry.parentId })));
     return { text: entry.label, cancelled: false };
   }
 

@@ -21,18 +21,8 @@ const BLOCKS = new Map([
   ["toolcall_delta", { kind: "toolCall", field: "partialJson", events: ["toolcall_start", "toolcall_delta", "toolcall_end"] }],
 ] as const);
 
-/** Zi events with no pi counterpart: state Zi announces that pi clients read through get_state, or never see. */
-const ZI_ONLY = new Set([
-  "activity_changed",
-  "model_changed",
-  "thinking_level_changed",
-  "entry_appended",
-  "operation_outcome",
-  "work_plan_changed",
-  "permission_requested",
-  "permission_resolved",
-  "mcp_server_changed",
-]);
+/** pi events whose fields are Zi's as they are. */
+const SAME_FIELDS = new Set(["turn_end", "compaction_start", "auto_retry_start", "auto_retry_end"]);
 
 /**
  * Zi's session events as pi 0.73.1's bare agent events (docs/pi-rpc.md, Events). Zi streams only the
@@ -46,9 +36,11 @@ export class PiEventMapper {
   private runMessages: unknown[] = [];
   private readonly toolArgs = new Map<string, unknown>();
 
-  /** The pi events for one Zi event, in order (none for Zi-only events). */
+  /**
+   * The pi events for one Zi event, in order. A Zi event pi has no counterpart for (`activity_changed`,
+   * `entry_appended`, `session_switched`, … and any Zi adds later) maps to none: a pi client never sees it.
+   */
   map(event: AgentSessionEvent): PiEvent[] {
-    if (ZI_ONLY.has(event.type)) return [];
     switch (event.type) {
       case "agent_start":
         this.runMessages = [];
@@ -87,8 +79,7 @@ export class PiEventMapper {
       case "extension_error":
         return [{ type: "extension_error", extensionPath: event.extension, error: event.error }];
       default:
-        // turn_end, compaction_start, auto_retry_start/end: the same fields in both.
-        return [{ ...event }];
+        return SAME_FIELDS.has(event.type) ? [{ ...event }] : [];
     }
   }
 

@@ -34,9 +34,10 @@ export class PiRpcFrontEnd {
     flags: PiRpcFlags | undefined,
     /** Commands wait for this (the command line's model and thinking level applied) before the first runs. */
     startup: Promise<void> = Promise.resolve(),
+    journal?: { noSession: boolean; sessionFile?: string },
   ) {
     this.ui = new PiExtensionUi(methods, send, log);
-    this.commands = new PiCommands(methods, this.ui, flags);
+    this.commands = new PiCommands(methods, this.ui, flags, journal);
     this.chain = startup;
   }
 

@@ -41,6 +41,8 @@ export class PiRpcMain {
     private readonly flags: PiRpcFlags | undefined,
     private readonly io: PiRpcIo,
     private readonly shell: ProcessShell,
+    /** How the session was opened: `--no-session`, `--session FILE` (pi's `sessionFile`). */
+    private readonly journal: { noSession: boolean; sessionFile?: string } = { noSession: true },
   ) {}
 
   async run(): Promise<number> {
@@ -53,7 +55,7 @@ export class PiRpcMain {
       throw error;
     });
     startup.catch(() => undefined);
-    const frontEnd = new PiRpcFrontEnd(this.session.methods, (frame) => this.write(frame), this.io.log, this.flags, startup);
+    const frontEnd = new PiRpcFrontEnd(this.session.methods, (frame) => this.write(frame), this.io.log, this.flags, startup, this.journal);
     frontEnd.attach();
     let exit: (code: number) => void = () => undefined;
     const ended = new Promise<number>((resolve) => (exit = resolve));

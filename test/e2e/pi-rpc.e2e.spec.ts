@@ -344,6 +344,20 @@ describe("pi's command line", () => {
     expect(JSON.parse(warned.stdout)).toMatchObject({ type: "response", command: "get_state", success: true });
   });
 
+  it("get_state's sessionFile is the journal: a new one under ZI_HOME/sessions, and the one --session resumes", async () => {
+    const home = PiRpcZi.home();
+    const first = await PiRpcZi.start({ home, args: ["--model", "faux/echo"] });
+    await first.promptAndWait("remember me");
+    const { sessionFile, sessionId } = await first.getState();
+    expect(readdirSync(join(home, "sessions")).filter((name) => name.endsWith(".jsonl")).map((name) => join(home, "sessions", name))).toEqual([sessionFile]);
+    expect((await first.getSessionStats()).sessionFile).toBe(sessionFile);
+    await first.stop();
+    const resumed = await PiRpcZi.start({ home, args: ["--session", sessionFile!] });
+    expect(await resumed.getState()).toMatchObject({ sessionFile, sessionId, messageCount: 2 });
+    expect(await resumed.getLastAssistantText()).toBe("Echo: remember me");
+    expect((await PiRpcZi.start({ args: ["--no-session"] }).then((client) => client.getState())).sessionFile).toBeUndefined();
+  });
+
   it("--session-dir holds the new session's journal; --tools denies the calls of every other tool", async () => {
     const home = PiRpcZi.home();
     const sessions = join(home, "my-sessions");

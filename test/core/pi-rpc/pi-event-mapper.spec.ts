@@ -49,7 +49,7 @@ describe("PiEventMapper: Zi's session events as pi's", () => {
     ]);
     expect(mapper.map({ type: "compaction_end", reason: "manual", aborted: true })).toEqual([{ type: "compaction_end", reason: "manual", result: null, aborted: true, willRetry: false }]);
     expect(mapper.map({ type: "extension_error", extension: "/x.mjs", error: "boom" })).toEqual([{ type: "extension_error", extensionPath: "/x.mjs", error: "boom" }]);
-    for (const type of ["activity_changed", "model_changed", "thinking_level_changed", "entry_appended", "operation_outcome", "work_plan_changed", "permission_requested", "permission_resolved", "mcp_server_changed"]) {
+    for (const type of ["activity_changed", "model_changed", "thinking_level_changed", "entry_appended", "operation_outcome", "work_plan_changed", "permission_requested", "permission_resolved", "mcp_server_changed", "session_switched", "a_future_zi_event"]) {
       expect(mapper.map({ type })).toEqual([]);
     }
   });
