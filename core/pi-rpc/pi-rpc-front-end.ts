@@ -9,6 +9,9 @@ import type { MethodCalls } from "./method-calls.js";
 
 type Frame = Record<string, unknown> | EncodedEvent;
 
+/** Commands waiting their turn before stdin stops being read (RPC mode holds its input at the same count). */
+const QUEUED_COMMANDS = 128;
+
 /** Writes one frame as one JSONL record; resolves once it has left the process (backpressure). */
 export type FrameSender = (frame: Frame) => Promise<void>;
 
@@ -22,7 +25,11 @@ export class PiRpcFrontEnd {
   private readonly mapper = new PiEventMapper();
   private readonly ui: PiExtensionUi;
   private chain: Promise<void> = Promise.resolve();
+  /** Commands handed in and not answered yet: those waiting their turn and those running. */
   private inFlight = 0;
+  /** Waiting (`abort`, `abort_retry`) commands running: Zi's 32 in-flight operations. */
+  private waiting = 0;
+  private paused = false;
   /** Events that arrive while a prompt's response is pending; written right after it. */
   private held: Frame[] | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -35,6 +42,8 @@ export class PiRpcFrontEnd {
     /** Commands wait for this (the command line's model and thinking level applied) before the first runs. */
     startup: Promise<void> = Promise.resolve(),
     journal?: { noSession: boolean; sessionFile?: string },
+    /** Stops and restarts reading stdin: commands waiting their turn are bounded as RPC mode's input is. */
+    private readonly flow: { pause(): void; resume(): void } = { pause: () => undefined, resume: () => undefined },
   ) {
     this.ui = new PiExtensionUi(methods, send, log);
     this.commands = new PiCommands(methods, this.ui, flags, journal);
@@ -84,11 +93,13 @@ export class PiRpcFrontEnd {
     if (typeof command.id === "string" && Buffer.byteLength(command.id) > RPC_LIMITS.maxRequestIdBytes) {
       return this.answerInOrder(failure(undefined, command.type, `id is longer than ${RPC_LIMITS.maxRequestIdBytes} bytes`));
     }
-    if (this.inFlight >= RPC_LIMITS.maxInFlight) {
+    if (spec.concurrent && this.waiting >= RPC_LIMITS.maxInFlight) {
       // Not behind the others: the bound is what the client hit now.
-      return void this.send(failure(command.id, command.type, `${RPC_LIMITS.maxInFlight} commands are in flight; wait for a response before sending more`));
+      return void this.send(failure(command.id, command.type, `${RPC_LIMITS.maxInFlight} commands are waiting on the session; wait for a response before sending more`));
     }
     this.inFlight++;
+    this.throttle();
+    if (spec.concurrent) this.waiting++;
     const run = async () => {
       const holding = command.type === "prompt";
       if (holding) this.held ??= [];
@@ -99,6 +110,8 @@ export class PiRpcFrontEnd {
         await this.send(failure(command.id, command.type, this.describe(error)));
       } finally {
         this.inFlight--;
+        this.throttle();
+        if (spec.concurrent) this.waiting--;
         if (holding) await this.release();
       }
     };
@@ -107,6 +120,17 @@ export class PiRpcFrontEnd {
       this.chain = this.chain.then(() => void run());
     } else {
       this.chain = this.chain.then(run);
+    }
+  }
+
+  /** Input stops at QUEUED_COMMANDS waiting commands and goes on at half that (one pause, one resume). */
+  private throttle(): void {
+    if (!this.paused && this.inFlight >= QUEUED_COMMANDS) {
+      this.paused = true;
+      this.flow.pause();
+    } else if (this.paused && this.inFlight <= QUEUED_COMMANDS / 2) {
+      this.paused = false;
+      this.flow.resume();
     }
   }
 

@@ -18,6 +18,12 @@ export interface PiRpcSession {
   reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
 }
 
+/**
+ * Output records pending before stdin stops being read (RPC mode holds at the same count): a client
+ * that sends without reading stalls itself, never Zi's memory. Events wait on their writes anyway.
+ */
+const PENDING_OUTPUT_RECORDS = 128;
+
 export interface PiRpcIo {
   input: NodeJS.ReadableStream;
   output: OutputSink;
@@ -35,6 +41,8 @@ export class PiRpcMain {
   private pendingWrites = 0;
   private drainedWaiters: (() => void)[] = [];
   private writable = true;
+  private holds = 0;
+  private outputHeld = false;
 
   constructor(
     private readonly session: PiRpcSession,
@@ -55,7 +63,10 @@ export class PiRpcMain {
       throw error;
     });
     startup.catch(() => undefined);
-    const frontEnd = new PiRpcFrontEnd(this.session.methods, (frame) => this.write(frame), this.io.log, this.flags, startup, this.journal);
+    const frontEnd = new PiRpcFrontEnd(this.session.methods, (frame) => this.write(frame), this.io.log, this.flags, startup, this.journal, {
+      pause: () => this.hold(1),
+      resume: () => this.hold(-1),
+    });
     frontEnd.attach();
     let exit: (code: number) => void = () => undefined;
     const ended = new Promise<number>((resolve) => (exit = resolve));
@@ -126,12 +137,33 @@ export class PiRpcMain {
     if (!this.writable) return Promise.resolve();
     const line = `${frame instanceof EncodedEvent ? frame.json : JSON.stringify(frame)}\n`;
     this.pendingWrites++;
+    this.throttleOutput();
     return new Promise<void>((resolve) => {
       this.io.output.write(line, () => {
-        if (--this.pendingWrites === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
+        this.pendingWrites--;
+        this.throttleOutput();
+        if (this.pendingWrites === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
         resolve();
       });
     });
+  }
+
+  /** Input holds at PENDING_OUTPUT_RECORDS pending writes and goes on at half that (one hold, one release). */
+  private throttleOutput(): void {
+    if (!this.outputHeld && this.pendingWrites >= PENDING_OUTPUT_RECORDS) {
+      this.outputHeld = true;
+      this.hold(1);
+    } else if (this.outputHeld && this.pendingWrites <= PENDING_OUTPUT_RECORDS / 2) {
+      this.outputHeld = false;
+      this.hold(-1);
+    }
+  }
+
+  /** Input is read while nothing holds it: pending output and waiting commands each may. */
+  private hold(change: 1 | -1): void {
+    this.holds += change;
+    if (this.holds === 1 && change === 1) this.io.input.pause();
+    else if (this.holds === 0 && this.writable) this.io.input.resume();
   }
 
   private drained(): Promise<void> {

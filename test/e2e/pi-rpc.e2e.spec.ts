@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RpcClient } from "@mariozechner/pi-coding-agent";
@@ -271,6 +271,20 @@ describe("pi's framing, ids and error shapes", () => {
     expect(prompt).toEqual({ id: "p", type: "response", command: "prompt", success: true });
     await nextEvent(client, (event) => event.type === "agent_end");
     expect(await client.getLastAssistantText()).toBe("Echo: line\u2028separator");
+  });
+
+  it("a client that writes 5,000 commands at once gets 5,000 answers in order: none dropped, none refused", async () => {
+    const home = PiRpcZi.home();
+    const child = spawn(process.execPath, [ZI_BIN, "--mode", "pi-rpc", "--no-session"], { cwd: home, env: { PATH: process.env.PATH ?? "", ZI_HOME: home, HOME: home } });
+    const count = 5000;
+    child.stdin.end(Array.from({ length: count }, (_, i) => `${JSON.stringify({ id: `q${i}`, type: "get_state" })}\n`).join(""));
+    let text = "";
+    child.stdout.on("data", (chunk: Buffer) => void (text += chunk.toString("utf8")));
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
+    const responses = text.trimEnd().split("\n").map((line) => JSON.parse(line) as Response);
+    expect(responses.map((response) => response.id)).toEqual(Array.from({ length: count }, (_, i) => `q${i}`));
+    expect(responses.every((response) => response.success)).toBe(true);
   });
 
   it("Zi's own bounds answer in pi's shape: set_model of an unknown model, a prompt over 8 MiB", async () => {
