@@ -21,8 +21,24 @@ const BLOCKS = new Map([
   ["toolcall_delta", { kind: "toolCall", field: "partialJson", events: ["toolcall_start", "toolcall_delta", "toolcall_end"] }],
 ] as const);
 
-/** pi events whose fields are Zi's as they are. */
-const SAME_FIELDS = new Set(["turn_end", "compaction_start", "auto_retry_start", "auto_retry_end"]);
+/**
+ * pi events whose fields Zi's events have under the same names: only pi's fields are sent, so what Zi
+ * adds to an event (a tool call's `call` card, a delegated child's `delegation`) never reaches a pi client.
+ */
+const PI_FIELDS = new Map<string, readonly string[]>([
+  ["turn_end", ["message", "toolResults"]],
+  ["tool_execution_start", ["toolCallId", "toolName", "args"]],
+  ["tool_execution_end", ["toolCallId", "toolName", "result", "isError"]],
+  ["compaction_start", ["reason"]],
+  ["auto_retry_start", ["attempt", "maxAttempts", "delayMs", "errorMessage"]],
+  ["auto_retry_end", ["success", "attempt", "finalError"]],
+]);
+
+function pick(event: AgentSessionEvent): PiEvent {
+  const out: Record<string, unknown> = { type: event.type };
+  for (const field of PI_FIELDS.get(event.type)!) if (event[field] !== undefined) out[field] = event[field];
+  return out as PiEvent;
+}
 
 /**
  * Zi's session events as pi 0.73.1's bare agent events (docs/pi-rpc.md, Events). Zi streams only the
@@ -64,12 +80,12 @@ export class PiEventMapper {
       }
       case "tool_execution_start":
         this.toolArgs.set(event.toolCallId as string, event.args);
-        return [{ ...event }];
+        return [pick(event)];
       case "tool_execution_update":
         return [{ type: "tool_execution_update", toolCallId: event.toolCallId, toolName: event.toolName, args: this.toolArgs.get(event.toolCallId as string), partialResult: event.partialResult }];
       case "tool_execution_end":
         this.toolArgs.delete(event.toolCallId as string);
-        return [{ ...event }];
+        return [pick(event)];
       case "agent_end":
         return [{ type: "agent_end", messages: this.runMessages.splice(0) }];
       case "queue_update":
@@ -79,7 +95,7 @@ export class PiEventMapper {
       case "extension_error":
         return [{ type: "extension_error", extensionPath: event.extension, error: event.error }];
       default:
-        return SAME_FIELDS.has(event.type) ? [{ ...event }] : [];
+        return PI_FIELDS.has(event.type) ? [pick(event)] : [];
     }
   }
 

@@ -40,7 +40,9 @@ describe("PiEventMapper: Zi's session events as pi's", () => {
   it("keeps pi's fields: queue texts, tool args on updates, compaction results, extension errors; drops Zi-only events", () => {
     const mapper = new PiEventMapper();
     expect(mapper.map({ type: "queue_update", steering: [{ text: "a", completionId: "x" }], followUp: [{ text: "b", imageCount: 1 }] })).toEqual([{ type: "queue_update", steering: ["a"], followUp: ["b"] }]);
-    mapper.map({ type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" } });
+    expect(mapper.map({ type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" }, call: { kind: "execute" }, delegation: { index: 0 } })).toEqual([
+      { type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" } },
+    ]);
     expect(mapper.map({ type: "tool_execution_update", toolCallId: "t", toolName: "bash", partialResult: { content: [] } })).toEqual([
       { type: "tool_execution_update", toolCallId: "t", toolName: "bash", args: { command: "ls" }, partialResult: { content: [] } },
     ]);
