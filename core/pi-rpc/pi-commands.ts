@@ -1,9 +1,8 @@
 import { RpcError } from "../kernel/rpc-error.js";
-import { resolve } from "node:path";
-import { SESSION_TREE_LIMITS, type ExportResult, type SessionListPage, type SessionSwitch, type TreeEntryItem, type TreePage } from "../wire/session-tree-types.js";
-import type { CatalogModel, MessagePage, PromptImage, PublicModel, SessionState, SessionUsage, ThinkingList } from "../wire/session-types.js";
+import type { MessagePage, PromptImage, SessionState, SessionUsage, ThinkingList } from "../wire/session-types.js";
 import type { PiExtensionUi } from "./pi-extension-ui.js";
 import { PiModels } from "./pi-models.js";
+import { PiSessions, type PiJournalStart } from "./pi-sessions.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
 import type { MethodCalls } from "./method-calls.js";
 
@@ -36,17 +35,16 @@ export class PiCommands {
   readonly table: ReadonlyMap<string, PiCommandSpec>;
   private readonly models: PiModels;
 
-  /** The journal file of a session, once known (`null`: in memory); pi's `sessionFile`. */
-  private journal: { sessionId: string; path: string | null } | undefined;
+  private readonly sessions: PiSessions;
 
   constructor(
     private readonly methods: MethodCalls,
     private readonly ui: PiExtensionUi,
     flags: PiRpcFlags | undefined,
-    /** How the process's first session was opened (`--no-session`, `--session FILE`). */
-    private readonly start: { noSession: boolean; sessionFile?: string } = { noSession: true },
+    start: PiJournalStart = { noSession: true },
   ) {
     this.models = new PiModels(methods, flags?.models);
+    this.sessions = new PiSessions(methods, start);
     // The session-tree family may be left out of a build: then the command says which method it lacks.
     const session = (method: string, run: (command: PiCommand) => Promise<PiOutcome>): PiCommandSpec["run"] => async (command) => {
       if (!methods.has(method)) throw new RpcError("operation_failed", `${command.type} needs Zi's ${method} method, which this build does not serve`);
@@ -57,7 +55,7 @@ export class PiCommands {
       ["steer", { run: (c) => this.queue(c, "steer") }],
       ["follow_up", { run: (c) => this.queue(c, "follow_up") }],
       ["abort", { run: () => this.done(methods.call("session.interrupt")), concurrent: true }],
-      ["new_session", { run: session("session.new", async () => (this.switched(await methods.call("session.new", {})), { data: { cancelled: false } })) }],
+      ["new_session", { run: session("session.new", async () => (await this.sessions.newSession(), { data: { cancelled: false } })) }],
       ["get_state", { run: async () => ({ data: await this.state() }) }],
       ["get_messages", { run: async () => ({ data: { messages: await this.messages() } }) }],
       ["set_model", { run: async (c) => ({ data: await this.models.select(String(c.provider), String(c.modelId)) }) }],
@@ -74,11 +72,11 @@ export class PiCommands {
       ["bash", { run: (c) => Promise.reject(unsupported(c.type, "Zi runs shell commands only as the model's bash tool, under the permission policy; it has no method to run one for the client")) }],
       ["abort_bash", { run: (c) => Promise.reject(unsupported(c.type, "no bash command runs outside the model's tool calls (see bash); abort interrupts a running tool")) }],
       ["get_session_stats", { run: async () => ({ data: await this.stats() }) }],
-      ["export_html", { run: session("session.export", async (c) => ({ data: await this.exportHtml(c) })) }],
-      ["switch_session", { run: session("session.switch", async (c) => (this.switched(await methods.call("session.switch", { path: c.sessionPath })), { data: { cancelled: false } })) }],
-      ["fork", { run: session("session.fork", async (c) => ({ data: await this.fork(c) })) }],
+      ["export_html", { run: session("session.export", async (c) => ({ data: await this.sessions.exportHtml(c.outputPath) })) }],
+      ["switch_session", { run: session("session.switch", async (c) => (await this.sessions.switchSession(c.sessionPath), { data: { cancelled: false } })) }],
+      ["fork", { run: session("session.fork", async (c) => ({ data: await this.sessions.fork(String(c.entryId)) })) }],
       ["clone", { run: (c) => Promise.reject(unsupported(c.type, "Zi forks at an entry (fork); it has no copy of the whole branch at its leaf")) }],
-      ["get_fork_messages", { run: session("session.get_tree", async () => ({ data: { messages: await this.forkMessages() } })) }],
+      ["get_fork_messages", { run: session("session.get_tree", async () => ({ data: { messages: await this.sessions.forkMessages() } })) }],
       ["get_last_assistant_text", { run: async () => ({ data: { text: await this.lastAssistantText() } }) }],
       ["set_session_name", { run: (c) => Promise.reject(unsupported(c.type, "Zi names a session after its first prompt; it has no method to rename it")) }],
       ["get_commands", { run: async () => ({ data: { commands: await this.commands() } }) }],
@@ -131,36 +129,10 @@ export class PiCommands {
     return this.methods.call<SessionState>("session.get_state");
   }
 
-  /** The connection's session was replaced (`session.new`, `fork`, `switch`): its journal is in the result. */
-  private switched(result: unknown): void {
-    const { sessionId, path } = result as SessionSwitch;
-    this.journal = { sessionId, path };
-  }
-
-  /**
-   * pi's `sessionFile`: `--session`'s file, a replacement's path, or else the journal `session.list`
-   * names for this session (looked up once); omitted for a session kept in memory.
-   */
-  private async sessionFile(sessionId: string): Promise<string | undefined> {
-    if (this.journal?.sessionId !== sessionId) {
-      if (this.journal === undefined && this.start.noSession) this.journal = { sessionId, path: null };
-      else if (this.journal === undefined && this.start.sessionFile !== undefined) this.journal = { sessionId, path: resolve(this.start.sessionFile) };
-      else if (this.methods.has("session.list")) {
-        for (let start: number | null = 0; start !== null && this.journal?.sessionId !== sessionId; ) {
-          const page: SessionListPage = await this.methods.call<SessionListPage>("session.list", { start, limit: SESSION_TREE_LIMITS.maxSessionPageItems });
-          const found = page.sessions.find((item) => item.id === sessionId);
-          if (found) this.journal = { sessionId, path: found.path };
-          start = page.nextStart;
-        }
-      }
-    }
-    return this.journal?.sessionId === sessionId ? (this.journal.path ?? undefined) : undefined;
-  }
-
   /** pi's `RpcSessionState` from Zi's state (docs/pi-rpc.md, get_state). */
   private async state(): Promise<Record<string, unknown>> {
     const state = await this.state0();
-    const sessionFile = await this.sessionFile(state.sessionId);
+    const sessionFile = await this.sessions.sessionFile(state.sessionId);
     return {
       ...(state.model.type === "selected" ? { model: PiModels.project(state.model) } : {}),
       thinkingLevel: state.thinkingLevel,
@@ -218,7 +190,7 @@ export class PiCommands {
       .reduce((sum, m) => sum + (m.content as { type: string }[]).filter((block) => block.type === "toolCall").length, 0);
     const totals = usage.session;
     const context = state.contextUsage;
-    const sessionFile = await this.sessionFile(state.sessionId);
+    const sessionFile = await this.sessions.sessionFile(state.sessionId);
     return {
       ...(sessionFile === undefined ? {} : { sessionFile }),
       sessionId: state.sessionId,
@@ -267,46 +239,6 @@ export class PiCommands {
       sourceInfo: { path: `<${command.source}>`, source: command.source, scope: command.source === "project" ? "project" : "user", origin: "top-level" },
     }));
   }
-
-  private async exportHtml(command: PiCommand): Promise<{ path: string }> {
-    const result = await this.methods.call<ExportResult>("session.export", { format: "html", ...(typeof command.outputPath === "string" ? { path: command.outputPath } : {}) });
-    return { path: result.path };
-  }
-
-  /**
-   * pi forks *before* a user message (the new session ends at its parent; the text goes back to the
-   * client's editor); Zi's `session.fork` keeps the entry, so Zi forks at the entry's parent, and a
-   * first message has none: a new, empty session.
-   */
-  private async fork(command: PiCommand): Promise<{ text: string; cancelled: boolean }> {
-    const entryId = String(command.entryId);
-    const { byId, path } = await this.tree();
-    const entry = byId.get(entryId);
-    if (!entry || entry.role !== "user" || !path.includes(entry)) throw new RpcError("not_found", "Invalid entry ID for forking");
-    this.switched(await (entry.parentId === null ? this.methods.call("session.new", {}) : this.methods.call("session.fork", { entryId: entry.parentId })));
-    return { text: entry.label, cancelled: false };
-  }
-
-  /** The user messages on the current branch (root to leaf), with their entry ids: what pi offers to fork from. */
-  private async forkMessages(): Promise<{ entryId: string; text: string }[]> {
-    const { path } = await this.tree();
-    return path.filter((entry) => entry.role === "user").map((entry) => ({ entryId: entry.id, text: entry.label }));
-  }
-
-  /** Every entry of the journal (`session.get_tree`, page by page) and the branch from the root to the leaf. */
-  private async tree(): Promise<{ byId: Map<string, TreeEntryItem>; path: TreeEntryItem[] }> {
-    const byId = new Map<string, TreeEntryItem>();
-    let leafId = "";
-    for (let start: number | null = 0; start !== null; ) {
-      const page: TreePage = await this.methods.call<TreePage>("session.get_tree", { start, limit: SESSION_TREE_LIMITS.maxTreePageItems });
-      for (const entry of page.entries) byId.set(entry.id, entry);
-      leafId = page.leafId;
-      start = page.nextStart;
-    }
-    const path: TreeEntryItem[] = [];
-    for (let entry = byId.get(leafId); entry && path.length <= byId.size; entry = entry.parentId === null ? undefined : byId.get(entry.parentId)) path.unshift(entry);
-    return { byId, path };
-  }
 }
 
 function isStreaming(state: SessionState): boolean {
@@ -316,5 +248,3 @@ function isStreaming(state: SessionState): boolean {
 function images(value: unknown): { images?: PromptImage[] } {
   return Array.isArray(value) && value.length > 0 ? { images: value as PromptImage[] } : {};
 }
-
-export type { CatalogModel, PublicModel };

@@ -5,6 +5,7 @@ import { PiCommands, type PiCommand } from "./pi-commands.js";
 import { EncodedEvent, PiEventMapper } from "./pi-event-mapper.js";
 import { PiExtensionUi, type ExtensionUiResponse } from "./pi-extension-ui.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
+import type { PiJournalStart } from "./pi-sessions.js";
 import type { MethodCalls } from "./method-calls.js";
 
 type Frame = Record<string, unknown> | EncodedEvent;
@@ -41,7 +42,7 @@ export class PiRpcFrontEnd {
     flags: PiRpcFlags | undefined,
     /** Commands wait for this (the command line's model and thinking level applied) before the first runs. */
     startup: Promise<void> = Promise.resolve(),
-    journal?: { noSession: boolean; sessionFile?: string },
+    journal?: PiJournalStart,
     /** Stops and restarts reading stdin: commands waiting their turn are bounded as RPC mode's input is. */
     private readonly flow: { pause(): void; resume(): void } = { pause: () => undefined, resume: () => undefined },
   ) {

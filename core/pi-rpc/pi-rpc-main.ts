@@ -6,6 +6,7 @@ import { EncodedEvent } from "./pi-event-mapper.js";
 import { PiModels } from "./pi-models.js";
 import { PiRpcFrontEnd } from "./pi-rpc-front-end.js";
 import type { PiRpcFlags } from "./pi-rpc-options.js";
+import type { PiJournalStart } from "./pi-sessions.js";
 import type { MethodCalls } from "./method-calls.js";
 
 /** The Zi session behind the front end: its methods, and what the process shell does with it. */
@@ -50,7 +51,7 @@ export class PiRpcMain {
     private readonly io: PiRpcIo,
     private readonly shell: ProcessShell,
     /** How the session was opened: `--no-session`, `--session FILE` (pi's `sessionFile`). */
-    private readonly journal: { noSession: boolean; sessionFile?: string } = { noSession: true },
+    private readonly journal: PiJournalStart = { noSession: true },
   ) {}
 
   async run(): Promise<number> {
