@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -20,6 +20,7 @@ import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureSearch } from "./lib/search.measure.mjs";
+import { measurePiRpc } from "./lib/pi-rpc.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
@@ -28,7 +29,7 @@ import { measureTasks } from "./lib/tasks.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -44,6 +45,7 @@ const FULL = {
   journal: { messages: undefined },
   delegation: { reps: 5 },
   search: { reps: 7 },
+  pirpc: { reps: 3, roundTrips: 500, streamTokens: 8192 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -57,6 +59,7 @@ const QUICK = {
   journal: { messages: 10_000 },
   delegation: { reps: 2 },
   search: { reps: 2 },
+  pirpc: { reps: 1, roundTrips: 100, streamTokens: 2048 },
 };
 
 const { values: args } = parseArgs({
@@ -100,6 +103,7 @@ const sections = {
   delegation: () => measureDelegation(children, report, config.delegation),
   search: () => measureSearch(report, { root: ROOT, ...config.search }),
   tasks: () => measureTasks(report, { ziScript }),
+  pirpc: () => measurePiRpc(report, { root: ROOT, ziScript, ...config.pirpc }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

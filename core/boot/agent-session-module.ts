@@ -6,8 +6,12 @@ import type { ZiOptions } from "../cli/cli-options.js";
 import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
 import { SessionTuning } from "../session/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
+import type { Redactor } from "../config/redactor.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
+import { SessionCatalog } from "../journal/session-catalog.js";
+import { SessionLibrary } from "../session/session-library.js";
+import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
 import type { CommandPort } from "../ports/commands.port.js";
@@ -32,6 +36,7 @@ export class AgentSessionModule implements SessionModule {
   readonly thinking: ThinkingPort;
   readonly commands: CommandPort;
   readonly events: ExtensionRuntime["events"];
+  readonly sessions: SessionsPort;
 
   get sessionFile(): string | null {
     return this.journal.file;
@@ -44,19 +49,29 @@ export class AgentSessionModule implements SessionModule {
     private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
     private readonly context: SessionContext,
+    paths: ZiPaths,
+    cwd: string,
   ) {
+    this.sessions = new SessionLibrary({ catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile), cwd });
     this.models = session.models;
     this.thinking = session.thinking;
     this.commands = extensions.commands;
     this.events = extensions.events;
   }
 
-  static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string, loadPlugins: PluginLoader = async () => []): Promise<AgentSessionModule> {
+  /** `redactor`: the process's one (ProcessShell's); every credential this session learns feeds it. */
+  static async create(
+    options: ZiOptions,
+    env: NodeJS.ProcessEnv,
+    cwd: string,
+    loadPlugins: PluginLoader = async () => [],
+    redactor?: Redactor,
+  ): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
     // Private from the start, --no-session included: logs, caches and sessions created in it later inherit nothing wider.
     await mkdir(paths.ziHome, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const settings = new SettingsStore(paths);
-    const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
+    const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript, ...(redactor ? { redactor } : {}) });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);
@@ -81,6 +96,7 @@ export class AgentSessionModule implements SessionModule {
         else stderrLine(`zi: ${source} was not loaded: ${error}`);
       },
     });
+    for (const text of options.appendSystemPrompt ?? []) context.hooks.add("--append-system-prompt", () => text);
     const tuning = new SessionTuning(settings, projectTrusted);
     const session = new AgentSession({
       runtime: registry,
@@ -130,13 +146,13 @@ export class AgentSessionModule implements SessionModule {
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, journal, registry, settings, context);
+    return new AgentSessionModule(session, extensions, journal, registry, settings, context, paths, cwd);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
     const sessionId = randomUUID();
     if (options.noSession) return SessionJournal.inMemory(sessionId, cwd, { redact });
-    if (options.sessionFile === undefined) return SessionJournal.create(paths.sessionsDir, sessionId, cwd, { redact });
+    if (options.sessionFile === undefined) return SessionJournal.create(options.sessionDir ?? paths.sessionsDir, sessionId, cwd, { redact });
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
     return SessionJournal.open(options.sessionFile, { redact });
   }

@@ -1,23 +1,18 @@
 import "reflect-metadata";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
-import type { EventMode } from "../kernel/event-mode.js";
 import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kernel/kernel-ports.js";
-import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import { MethodRegistry } from "../kernel/method-registry.js";
 import { COMMANDS } from "../ports/commands.port.js";
 import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
+import { SESSIONS } from "../ports/sessions.port.js";
 import { THINKING } from "../ports/thinking.port.js";
 import type { TokenInstances } from "./rpc-application.js";
 import type { SessionModule } from "./session-module.js";
+import type { KernelBindings } from "./kernel-bindings.js";
 
-export interface KernelBindings {
-  eventMode: EventMode;
-  state: StateSnapshotPort;
-  events: EventStreamPort;
-  cancellation: CancellationPort;
-}
+export type { KernelBindings };
 
 /**
  * The DI half of the composition root: binds the ports in a child container and builds the method
@@ -28,6 +23,7 @@ export class MethodWiring {
   static wire(module: SessionModule, kernel: KernelBindings, families: readonly MethodFamily[], overrides?: TokenInstances): MethodRegistry {
     const container = rootContainer.createChildContainer();
     container.registerInstance(SESSION, module.session);
+    container.registerInstance(SESSIONS, module.sessions);
     container.registerInstance(MODELS, module.models);
     container.registerInstance(THINKING, module.thinking);
     container.registerInstance(COMMANDS, module.commands);

@@ -1,3 +1,4 @@
+import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
 import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
 
 /** `--max-cost-usd` → `maxCostUsd`, ...: the run budgets of the one-shot modes, flags derived from the names. */
@@ -8,7 +9,7 @@ export class UsageError extends Error {}
 
 export interface ZiOptions {
   /** `prompt`: `zi prompt` prints the system prompt a session started here would send, and exits. */
-  mode: "rpc" | "json" | "acp" | "prompt";
+  mode: "rpc" | "json" | "acp" | "prompt" | "pi-rpc";
   /** `--mode json` only: the prompt (positional arguments joined by spaces). */
   prompt: string | undefined;
   /** `--model PROVIDER/ID`, `--mode json` only. */
@@ -23,12 +24,19 @@ export interface ZiOptions {
   budget: BudgetLimits;
   /** `--output-schema FILE` (one-shot modes): a JSON Schema the final answer must match. */
   outputSchemaFile: string | undefined;
+  /** Where a new session's journal goes instead of ZI_HOME/sessions (pi's `--session-dir`). */
+  sessionDir?: string;
+  /** Text added to every run's system prompt (pi's `--append-system-prompt`). */
+  appendSystemPrompt?: string[];
+  /** `--mode pi-rpc`: pi's command line, parsed by core/pi-rpc/pi-rpc-options.ts. */
+  pi?: PiRpcFlags;
 }
 
 export const USAGE_TEXT = [
   "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode json [--model PROVIDER/ID] [--output-schema FILE] [--max-cost-usd X] [--max-tokens N] [--max-turns N] [--max-seconds N] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
+  "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
   "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
 ].join("\n");
@@ -37,6 +45,8 @@ export const USAGE_TEXT = [
 
 export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
   if (argv.length === 1 && argv[0] === "schema") return "schema";
+  // pi's command line has pi's rules (docs/pi-rpc.md): its own parser.
+  if (wantsPiRpc(argv)) return parsePiRpcOptions(argv, env);
   const promptCommand = argv[0] === "prompt";
   if (promptCommand) argv = argv.slice(1);
   let mode: string | undefined = promptCommand ? "prompt" : undefined;
