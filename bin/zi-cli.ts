@@ -25,7 +25,7 @@ process.on("unhandledRejection", (reason) => {
 
 let parsed: ReturnType<typeof parseCliOptions>;
 try {
-  parsed = parseCliOptions(process.argv.slice(2), process.env);
+  parsed = parseCliOptions(process.argv.slice(2), process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true });
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   log(`zi: ${error.message}`);
@@ -78,7 +78,8 @@ async function printSystemPrompt(options: ZiOptions): Promise<number> {
 let code: number;
 // Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
 if (parsed === "help") {
-  await print(USAGE_TEXT);
+  const { helpText } = await import("../core/cli/help-text.js");
+  await print(helpText());
   code = 0;
 } else if (parsed === "version") {
   await print(ZiMain.version());
@@ -94,6 +95,12 @@ if (parsed === "help") {
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");
   code = await new JsonMain(parsed, createModule, output, log).run();
+} else if (parsed.mode === "print") {
+  const { PrintMain } = await import("../core/json-mode/print-main.js");
+  code = await new PrintMain(parsed, createModule, { input: process.stdin.isTTY ? undefined : process.stdin, output, log }).run();
+} else if (parsed.mode === "interactive") {
+  const { InteractiveMain } = await import("../core/interactive/interactive-main.js");
+  code = await new InteractiveMain(parsed, loadFamilies, createModule, log, ZiMain.version()).run();
 } else if (parsed.mode === "acp") {
   const [{ AcpMain }, { ZiPaths }] = await Promise.all([import("../core/acp/acp-main.js"), import("../core/config/zi-paths.js")]);
   // One ZI_HOME for every session, whatever each session's cwd (a relative ZI_HOME is taken from Zi's own cwd).

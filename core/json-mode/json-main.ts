@@ -40,6 +40,7 @@ export class JsonMain {
       this.options.prompt ?? "",
       this.options.model,
       stop.signal,
+      this.options.thinking,
     );
     await writer.drained();
     await module.dispose().catch((error) => this.log(`zi: dispose failed: ${(error as Error).message}`));

@@ -150,7 +150,7 @@ export class PermissionController implements PermissionPort, ToolPolicy {
       case "disconnect":
         return "Permission denied: the client disconnected; nothing runs after that.";
       case "no_client":
-        return `Permission denied: this call needs approval (${describeRule(rule)}), and nobody can answer in --mode json. Allow it with a rule under "permissions" in settings.json, or run it over --mode rpc.`;
+        return `Permission denied: this call needs approval (${describeRule(rule)}), and nobody can answer in --mode json or -p. Allow it with a rule under "permissions" in settings.json, or run it over --mode rpc.`;
     }
   }
 
