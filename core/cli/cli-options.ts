@@ -24,7 +24,7 @@ export interface ZiOptions {
   fauxScript: string | undefined;
   /** `--trust-project`: load project-local code (`.zi/extensions`) for this run. */
   trustProject: boolean;
-  /** `--thinking LEVEL` (json, print, interactive): selected before the first prompt. */
+  /** `--thinking LEVEL` (print, interactive): selected with the model, before the first prompt. */
   thinking?: ThinkingLevel;
   /** `--continue`/`-c`: the latest session of this cwd; `--resume`: pick one (interactive only). */
   pick?: "continue" | "resume";
@@ -136,7 +136,7 @@ export function parseCliOptions(
     throw new UsageError(`${options.pick === "resume" ? "--resume" : "--continue"} is for the interactive mode${options.pick === "continue" ? " and -p" : ""}`);
   }
   if (options.pick !== undefined && (options.noSession || options.sessionFile)) throw new UsageError("--continue and --resume pick a session: not with --session or --no-session");
-  if (options.thinking !== undefined && mode !== "json" && mode !== "print" && mode !== "interactive") throw new UsageError("--thinking is for --mode json, -p and the interactive mode; in rpc mode send thinking.select");
+  if (options.thinking !== undefined && mode !== "print" && mode !== "interactive") throw new UsageError("--thinking is for -p and the interactive mode; over rpc send thinking.select");
   if (mode === "acp") {
     // The editor chooses sessions (session/new, session/load) and models (config options) over ACP.
     if (positional.length > 0) throw new UsageError("positional arguments are not accepted in acp mode; the editor sends prompts");

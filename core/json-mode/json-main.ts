@@ -40,7 +40,6 @@ export class JsonMain {
       this.options.prompt ?? "",
       this.options.model,
       stop.signal,
-      this.options.thinking,
     );
     await writer.drained();
     await module.dispose().catch((error) => this.log(`zi: dispose failed: ${(error as Error).message}`));

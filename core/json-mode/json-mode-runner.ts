@@ -1,7 +1,6 @@
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
-import { ONE_SHOT_EXIT } from "./one-shot-exit.js";
+import type { AgentSessionEvent } from "../wire/session-types.js";
 
 export interface JsonModeIo {
   /** Writes one JSONL line; resolves when the stream can take more (backpressure). */
@@ -9,8 +8,8 @@ export interface JsonModeIo {
   log(message: string): void;
 }
 
-/** Exit statuses of `zi --mode json` (and `zi -p`, which runs through this runner too). */
-export const JSON_MODE_EXIT = ONE_SHOT_EXIT;
+/** Exit statuses of `zi --mode json`. */
+export const JSON_MODE_EXIT = Object.freeze({ completed: 0, failed: 1, usage: 2, interrupted: 130 });
 
 /**
  * `zi --mode json "prompt"`: the one-shot alternative to RPC. It streams the same session events as
@@ -25,7 +24,7 @@ export class JsonModeRunner {
     private readonly io: JsonModeIo,
   ) {}
 
-  async run(prompt: string, model: { provider: string; id: string } | undefined, signal: AbortSignal, thinking?: ThinkingLevel): Promise<number> {
+  async run(prompt: string, model: { provider: string; id: string } | undefined, signal: AbortSignal): Promise<number> {
     const unsubscribe = this.module.events.subscribe((event) => {
       if (event.type === "agent_end") this.lastEnd = event;
       return this.io.writeLine(JSON.stringify(event));
@@ -40,7 +39,6 @@ export class JsonModeRunner {
         this.io.log("zi: no model selected: pass --model PROVIDER/ID (e.g. --model faux/echo) or set defaultModel in settings.json");
         return JSON_MODE_EXIT.usage;
       }
-      if (thinking) await this.module.thinking.select(thinking, undefined);
       await this.module.session.prompt({ delivery: "direct", text: prompt });
       await this.module.session.awaitIdle(undefined, new AbortController().signal);
       // The stream's last line: what the run cost (session.get_usage's answer).

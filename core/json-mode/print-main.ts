@@ -5,7 +5,7 @@ import type { OutputSink } from "../kernel/output-sink.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { latestSessionFile } from "../interactive/latest-session.js";
 import { RPC_LIMITS } from "../wire/limits.js";
-import type { AgentSessionEvent } from "../wire/session-types.js";
+import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
 
 type Block = { type: string; text?: string };
 /** The fields of the events print mode reads (docs/events.md). */
@@ -18,7 +18,7 @@ type PrintedEvent = AgentSessionEvent & {
   errorMessage?: string;
 };
 import { JsonModeRunner } from "./json-mode-runner.js";
-import { ONE_SHOT_EXIT } from "./one-shot-exit.js";
+import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
 
 const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
   ["SIGHUP", 129],
@@ -85,7 +85,7 @@ export class PrintMain {
       const event = JSON.parse(line) as PrintedEvent;
       if (event.type !== "usage") onEvent(event);
     };
-    const code = await new JsonModeRunner(module, { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal, this.options.thinking);
+    const code = await new JsonModeRunner(withThinking(module, this.options.thinking), { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal);
     if (code === ONE_SHOT_EXIT.completed) await new Promise<void>((resolve) => this.io.output.write(answer.endsWith("\n") ? answer : `${answer}\n`, () => resolve()));
     else if (code === ONE_SHOT_EXIT.failed && failure) this.io.log(`zi: the run failed: ${failure}`);
     else if (code === ONE_SHOT_EXIT.interrupted) this.io.log("zi: interrupted");
@@ -122,4 +122,27 @@ export class PrintMain {
     }
     return prompt;
   }
+}
+
+/**
+ * `--thinking LEVEL`: selected right after the runner selects the model (a level is clamped to what
+ * the model supports, so it can only be chosen once the model is known).
+ */
+function withThinking(module: SessionModule, level: ThinkingLevel | undefined): SessionModule {
+  if (level === undefined) return module;
+  const select = async () => {
+    if (module.session.getState().model.type === "selected") await module.thinking.select(level, undefined);
+  };
+  const models: SessionModule["models"] = Object.create(module.models);
+  models.select = async (provider, id) => {
+    const selected = await module.models.select(provider, id);
+    await select();
+    return selected;
+  };
+  const view: SessionModule = Object.create(module);
+  Object.defineProperties(view, {
+    models: { value: models },
+    restoreModel: { value: async () => (await module.restoreModel(), await select()) },
+  });
+  return view;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ZI_BIN } from "../support/zi-process.js";
@@ -61,6 +61,15 @@ describe("zi -p (print mode)", () => {
     expect(run).toMatchObject({ status: 0, stdout: "done anyway\n" });
     expect(run.stderr).toMatch(/zi: tool bash failed: Permission denied: .*nobody can answer in --mode json or -p/);
     expect(existsSync(join(dir, "asked.txt"))).toBe(false);
+  });
+
+  it("--thinking selects the level once the model is chosen (journaled)", () => {
+    const dir = home();
+    const file = script(dir, [{ text: "thought about it" }]);
+    expect(print(["-p", "--faux-script", file, "--model", "faux/scripted", "--thinking", "low", "go"], { dir })).toMatchObject({ status: 0, stdout: "thought about it\n" });
+    const [journal] = readdirSync(join(dir, "sessions")).filter((name) => name.endsWith(".jsonl"));
+    const entries = readFileSync(join(dir, "sessions", journal), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(entries.filter((entry) => entry.type === "thinking_level_change").at(-1)).toMatchObject({ thinkingLevel: "low" });
   });
 
   it("-c continues this directory's latest session", () => {

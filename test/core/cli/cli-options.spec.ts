@@ -114,6 +114,6 @@ describe("CliOptions", () => {
     expect(refusal(["-p", "--resume", "x"])).toMatch(/--resume is for the interactive mode/);
     expect(refusal(["-p", "--mode", "json", "x"])).toMatch(/takes no --mode/);
     expect(refusal(["--mode", "rpc", "--thinking", "low"])).toMatch(/thinking\.select/);
-    expect(parse(["--mode", "json", "--thinking", "low", "hi"])).toMatchObject({ mode: "json", thinking: "low" });
+    expect(parse(["-p", "--thinking", "low", "hi"])).toMatchObject({ mode: "print", thinking: "low" });
   });
 });
