@@ -1,7 +1,7 @@
 // The composition root of the `zi` command (loaded by bin/zi.ts, bundled with its dependencies into
 // dist/bin/zi-cli.js by `npm run build`). The guard must be the first import: it captures the real stdout before anything else can write to it.
-import { protocolSink } from "../core/kernel/stdout-guard.js";
-import { redactStderr } from "../core/config/stderr-redaction.js";
+import { protocolSink, protocolTerminal } from "../core/kernel/stdout-guard.js";
+import { ProcessShell } from "../core/shell/process-shell.js";
 import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
@@ -15,28 +15,24 @@ import type { McpPort } from "../plugins/mcp/mcp.port.js";
 // measurable cost in throughput (npm run bench).
 setFlagsFromString("--optimize-for-size");
 
-const log = (message: string) => void process.stderr.write(`${message}\n`);
-
-// A promise some extension or dependency forgot to handle must not take the session down with it
-// (Node's default would exit): it is reported on stderr and the session goes on.
-process.on("unhandledRejection", (reason) => {
-  log(`zi: unhandled promise rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
-});
+// The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
+// and stderr, the flushed exit (docs/architecture.md, The process shell).
+const shell = ProcessShell.install(protocolSink());
+const log = shell.log;
 
 let parsed: ReturnType<typeof parseCliOptions>;
 try {
-  parsed = parseCliOptions(process.argv.slice(2), process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true });
+  parsed = parseCliOptions(process.argv.slice(2), process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: protocolTerminal() !== undefined });
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   log(`zi: ${error.message}`);
   log(USAGE_TEXT);
+  await shell.flush();
   process.exit(2);
 }
 
-// Frames leave through the credential scrub once the module knows the credentials (before `ready`).
-let redactFrames: ((json: string) => string) | undefined;
-const sink = protocolSink();
-const output: typeof sink = { write: (data, done) => sink.write(redactFrames ? redactFrames(data) : data, done) };
+// Frames leave through the credential scrub; the module feeds the redactor before `ready`.
+const output = shell.output;
 const print = (text: string) => new Promise<void>((resolve) => output.write(`${text}\n`, () => resolve()));
 // Plugins and families load after `ready` (decorators need reflect-metadata first; method-wiring imports it).
 let plugins: Promise<readonly ZiPlugin[]> | undefined;
@@ -51,10 +47,7 @@ const loadFamilies = async () => {
   return withPluginFamilies(BUILTIN_FAMILIES, loaded);
 };
 const createModule = async (options: ZiOptions) => {
-  const module = await AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins);
-  redactStderr((text) => module.redact(text));
-  redactFrames = (json) => module.redactJson(json);
-  return module;
+  return AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins, shell.redactor);
 };
 
 /** `zi prompt`: the system prompt a session started here would send, loaded exactly as a session loads it. */
@@ -94,13 +87,13 @@ if (parsed === "help") {
   code = await printSystemPrompt(parsed);
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");
-  code = await new JsonMain(parsed, createModule, output, log).run();
+  code = await new JsonMain(parsed, createModule, output, log, shell).run();
 } else if (parsed.mode === "print") {
   const { PrintMain } = await import("../core/json-mode/print-main.js");
-  code = await new PrintMain(parsed, createModule, { input: process.stdin.isTTY ? undefined : process.stdin, output, log }).run();
+  code = await new PrintMain(parsed, createModule, { input: process.stdin.isTTY ? undefined : process.stdin, output, log }, shell).run();
 } else if (parsed.mode === "interactive") {
   const { InteractiveMain } = await import("../core/interactive/interactive-main.js");
-  code = await new InteractiveMain(parsed, loadFamilies, createModule, log, ZiMain.version()).run();
+  code = await new InteractiveMain(parsed, loadFamilies, createModule, log, ZiMain.version(), shell).run();
 } else if (parsed.mode === "acp") {
   const [{ AcpMain }, { ZiPaths }] = await Promise.all([import("../core/acp/acp-main.js"), import("../core/config/zi-paths.js")]);
   // One ZI_HOME for every session, whatever each session's cwd (a relative ZI_HOME is taken from Zi's own cwd).
@@ -122,14 +115,13 @@ if (parsed === "help") {
     // The session's own plugin instances, kept so that the front end can reach their ports.
     let plugins: readonly ZiPlugin[] = [];
     const loadPlugins = async () => (plugins = await sessionPlugins());
-    const module = await AgentSessionModule.create({ ...options, sessionFile: request.sessionFile }, env, request.cwd, loadPlugins);
-    redactStderr((text) => module.redact(text));
+    const module = await AgentSessionModule.create({ ...options, sessionFile: request.sessionFile }, env, request.cwd, loadPlugins, shell.redactor);
     await module.restoreModel();
     const ports = new AcpPluginPorts(() => plugins);
     return { module, ports: { permissions: () => ports.get<PermissionPort>(PERMISSIONS), mcp: () => ports.get<McpPort>(MCP) } };
   };
-  code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }).run();
+  code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();
 } else {
-  code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }).run();
+  code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }, shell).run();
 }
-process.exit(code);
+await shell.exit(code);

@@ -17,6 +17,8 @@ export interface AcpAgentOptions {
   sessionsDir: string;
   version: string;
   log: (message: string) => void;
+  /** Hands a session to the process shell, which attributes uncaught errors to its extensions; returns the release. */
+  adopt: (module: SessionModule) => () => void;
 }
 
 /**
@@ -106,11 +108,14 @@ export class AcpAgent {
     await this.evictIdle();
     const { module, ports } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
     const id = module.session.getState().sessionId;
+    // An extension's uncaught error is reported in its session; every session goes on (ProcessShell).
+    const release = this.options.adopt(module);
     const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, {
       ports,
       mcpServers,
       askPermission: (request) => client.request("session/request_permission", { sessionId: id, ...request }),
       notices: Boolean(this.clientCapabilities.session?.notices),
+      release,
     });
     this.sessions.set(id, session);
     // After the response: an update about a session the editor does not know yet would be dropped.

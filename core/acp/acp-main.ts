@@ -3,19 +3,7 @@ import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
-
-const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
-  ["SIGHUP", 129],
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]);
-/** The RPC mode's shutdown bounds (docs/protocol.md, Lifecycle): settle, flush, dispose. */
-const SETTLE_MS = 5000;
-const FLUSH_MS = 5000;
-const DISPOSE_MS = 2000;
-
-const within = (promise: Promise<unknown>, ms: number): Promise<unknown> =>
-  Promise.race([promise.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 
 export interface AcpIo {
   input: NodeJS.ReadableStream;
@@ -33,30 +21,30 @@ export class AcpMain {
   private drainedWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly options: Omit<AcpAgentOptions, "log">,
+    private readonly options: Omit<AcpAgentOptions, "log" | "adopt">,
     private readonly io: AcpIo,
+    private readonly shell: Pick<ProcessShell, "onShutdown" | "adopt">,
   ) {}
 
   async run(): Promise<number> {
-    const agent = new AcpAgent({ ...this.options, log: this.io.log });
+    const agent = new AcpAgent({ ...this.options, log: this.io.log, adopt: (module) => this.shell.adopt(module) });
     const input = Readable.toWeb(this.io.input as Readable) as ReadableStream<Uint8Array>;
     // The same record bound as RPC mode: a longer line ends the connection, and Zi shuts down.
     const connection = agent.app().connect(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes }));
     let signalCode: number | undefined;
+    // A signal, or an uncaught exception no session's extension can be named for (ProcessShell).
     const signalled = new Promise<void>((resolve) => {
-      for (const [signal, code] of SIGNAL_EXIT_CODES) {
-        process.on(signal, () => {
-          signalCode ??= code;
-          resolve();
-        });
-      }
+      this.shell.onShutdown((code) => {
+        signalCode ??= code;
+        resolve();
+      });
     });
     await Promise.race([connection.closed, signalled]);
     // Prompts still running are interrupted; with the connection open they can still answer.
-    await within(agent.cancelAll(), SETTLE_MS);
-    await within(this.drained(), FLUSH_MS);
+    await within(agent.cancelAll(), SHUTDOWN_BOUNDS.settleMs);
+    await within(this.drained(), SHUTDOWN_BOUNDS.flushMs);
     connection.close();
-    await within(agent.closeAll(), DISPOSE_MS);
+    await within(agent.closeAll(), SHUTDOWN_BOUNDS.disposeMs);
     // An oversized record is fatal framing, as in RPC mode: exit 1.
     const framing = connection.signal.reason instanceof MessageTooLargeError;
     if (framing) this.io.log(`zi: ${(connection.signal.reason as Error).message}; shutting down`);

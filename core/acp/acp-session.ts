@@ -27,6 +27,8 @@ export interface AcpSessionLinks {
   askPermission: PermissionAsker;
   /** Whether the client presents `notice` updates (`session.notices`). */
   notices: boolean;
+  /** Forgets the session in the process shell once it is closed. */
+  release: () => void;
 }
 
 const SLASH_COMMAND = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/;
@@ -165,6 +167,7 @@ export class AcpSession {
     // The run's own agent_end may not reach this session any more: the prompt answers now.
     this.runEnded?.({ type: "agent_end", reason: "interrupted" });
     await this.module.dispose();
+    this.links.release();
   }
 
   private async onEvent(event: AgentSessionEvent): Promise<void> {

@@ -6,6 +6,7 @@ import type { ZiOptions } from "../cli/cli-options.js";
 import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
 import { SessionTuning } from "../session/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
+import type { Redactor } from "../config/redactor.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { ModelRegistry } from "../models/model-registry.js";
@@ -47,12 +48,19 @@ export class AgentSessionModule implements SessionModule {
     this.events = extensions.events;
   }
 
-  static async create(options: ZiOptions, env: NodeJS.ProcessEnv, cwd: string, loadPlugins: PluginLoader = async () => []): Promise<AgentSessionModule> {
+  /** `redactor`: the process's one (ProcessShell's); every credential this session learns feeds it. */
+  static async create(
+    options: ZiOptions,
+    env: NodeJS.ProcessEnv,
+    cwd: string,
+    loadPlugins: PluginLoader = async () => [],
+    redactor?: Redactor,
+  ): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
     // Private from the start, --no-session included: logs, caches and sessions created in it later inherit nothing wider.
     await mkdir(paths.ziHome, { recursive: true, mode: 0o700 }).catch(() => undefined);
     const settings = new SettingsStore(paths);
-    const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript });
+    const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript, ...(redactor ? { redactor } : {}) });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);

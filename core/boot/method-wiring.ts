@@ -1,8 +1,6 @@
 import "reflect-metadata";
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from "tsyringe";
-import type { EventMode } from "../kernel/event-mode.js";
 import { CANCELLATION, EVENT_MODE, EVENT_STREAM, STATE_SNAPSHOT } from "../kernel/kernel-ports.js";
-import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import { MethodRegistry } from "../kernel/method-registry.js";
 import { COMMANDS } from "../ports/commands.port.js";
@@ -11,13 +9,9 @@ import { SESSION } from "../ports/session.port.js";
 import { THINKING } from "../ports/thinking.port.js";
 import type { TokenInstances } from "./rpc-application.js";
 import type { SessionModule } from "./session-module.js";
+import type { KernelBindings } from "./kernel-bindings.js";
 
-export interface KernelBindings {
-  eventMode: EventMode;
-  state: StateSnapshotPort;
-  events: EventStreamPort;
-  cancellation: CancellationPort;
-}
+export type { KernelBindings };
 
 /**
  * The DI half of the composition root: binds the ports in a child container and builds the method

@@ -1,8 +1,6 @@
 import type { Readable } from "node:stream";
-import { EventMode } from "../kernel/event-mode.js";
 import { FrameWriter } from "../kernel/frame-writer.js";
 import { JsonlFramer } from "../kernel/jsonl-framer.js";
-import type { CancellationPort, EventStreamPort, StateSnapshotPort } from "../kernel/kernel-ports.js";
 import type { MethodFamily } from "../kernel/method-family.js";
 import type { MethodRegistry } from "../kernel/method-registry.js";
 import type { OutputSink } from "../kernel/output-sink.js";
@@ -10,6 +8,7 @@ import { RpcConnection } from "../kernel/rpc-connection.js";
 import { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
 import { RpcServer } from "../kernel/rpc-server.js";
 import type { SessionModule } from "./session-module.js";
+import { kernelBindings, type KernelBindings } from "./kernel-bindings.js";
 
 /**
  * The protocol's 1,024 pending records (docs/protocol.md) are a ceiling, not a target: Zi stops reading input (and holds its
@@ -51,7 +50,7 @@ export interface RpcApplicationOptions {
  */
 export class RpcApplication {
   readonly server: RpcServer;
-  private readonly kernel: { eventMode: EventMode; state: StateSnapshotPort; events: EventStreamPort; cancellation: CancellationPort };
+  private readonly kernel: KernelBindings;
 
   constructor(
     private readonly module: SessionModule,
@@ -60,11 +59,8 @@ export class RpcApplication {
     private readonly options: RpcApplicationOptions = {},
   ) {
     const limits = options.limits ?? RPC_LIMITS;
-    const eventMode = new EventMode();
-    const state: StateSnapshotPort = { snapshot: () => module.session.getState() };
-    const events: EventStreamPort = { subscribe: (listener) => module.events.subscribe(listener) };
-    const cancellation: CancellationPort = { cancel: () => module.cancel() };
-    this.kernel = { eventMode, state, events, cancellation };
+    this.kernel = kernelBindings(module);
+    const { eventMode, state, events, cancellation } = this.kernel;
     const writer = new FrameWriter(
       io.output,
       { maxPendingRecords: Math.min(PENDING_OUTPUT_RECORDS, limits.maxPendingOutputRecords), maxPendingBytes: limits.maxPendingOutputBytes },

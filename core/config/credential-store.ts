@@ -4,6 +4,9 @@ import { JsonFile } from "./json-file.js";
 import { warnOnStderr } from "./stderr-warning.js";
 import type { Warn } from "./stderr-warning.js";
 import type { ZiPaths } from "./zi-paths.js";
+import { MIN_JSON_SECRET_LENGTH, Redactor } from "./redactor.js";
+
+export { MIN_JSON_SECRET_LENGTH };
 
 /** How a models.json provider authenticates. */
 export interface ProviderAuth {
@@ -20,17 +23,9 @@ export interface CredentialStoreOptions {
   warn?: Warn;
   /** Without it, only auth.json and models.json keys are known (the model runtime passes pi-ai's). */
   envKey?: EnvKeyLookup;
+  /** The process's one redactor (the process shell's); a store of its own when omitted (tests). */
+  redactor?: Redactor;
 }
-
-const REDACTED = "[redacted]";
-/**
- * Frames and journal lines are JSON: a "secret" as short as `1` or `true` (a placeholder someone set)
- * would rewrite protocol text itself. Real provider keys are far longer; shorter values are still
- * scrubbed from stderr, not from JSON.
- */
-export const MIN_JSON_SECRET_LENGTH = 16;
-// pi-ai's marker for ambient cloud credentials (AWS profiles, Google ADC): not a secret itself.
-const AMBIENT_CREDENTIALS = "<authenticated>";
 
 /**
  * API keys, looked up in order: `ZI_HOME/auth.json` (`{ "<provider>": { "type": "api_key", "key" } }`),
@@ -42,9 +37,8 @@ export class CredentialStore {
   private readonly warn: Warn;
   private readonly envKey: EnvKeyLookup;
   private readonly providerAuth = new Map<string, ProviderAuth>();
-  private readonly secrets = new Set<string>();
-  /** For `redactJson`: each long-enough secret as it appears inside a JSON string, longest first. */
-  private jsonForms: string[] | undefined;
+  /** Every value it has seen goes to the redactor, which every output of the process scrubs with. */
+  readonly redactor: Redactor;
   private authKeys: Promise<Map<string, string>> | undefined;
 
   constructor(
@@ -55,6 +49,7 @@ export class CredentialStore {
     this.authFile = new JsonFile(paths.authFile);
     this.warn = options.warn ?? warnOnStderr;
     this.envKey = options.envKey ?? (async () => undefined);
+    this.redactor = options.redactor ?? new Redactor();
   }
 
   /** Declares how a models.json provider authenticates (replacing an earlier declaration). */
@@ -67,9 +62,7 @@ export class CredentialStore {
 
   /** Marks a value (e.g. a custom auth header) as something `redact` must scrub. */
   addSecret(value: string): void {
-    if (!value || value === AMBIENT_CREDENTIALS || this.secrets.has(value)) return;
-    this.secrets.add(value);
-    this.jsonForms = undefined;
+    this.redactor.add(value);
   }
 
   async apiKey(provider: string): Promise<string | undefined> {
@@ -107,31 +100,14 @@ export class CredentialStore {
     await this.authEntries();
   }
 
-  /**
-   * `redact` for JSON text written by JSON.stringify (a frame, a journal line): each secret of at least
-   * MIN_JSON_SECRET_LENGTH characters, as it appears inside a JSON string (escaped), becomes `[redacted]`. The result is never longer
-   * than the input and stays valid JSON (the marker needs no escaping).
-   */
+  /** JSON text (a frame, a journal line) scrubbed: see Redactor.redactJson. */
   redactJson(text: string): string {
-    this.jsonForms ??= [...this.secrets]
-      .filter((secret) => secret.length >= MIN_JSON_SECRET_LENGTH)
-      .map((secret) => JSON.stringify(secret).slice(1, -1))
-      .sort((a, b) => b.length - a.length);
-    let result = text;
-    for (const form of this.jsonForms) if (result.includes(form)) result = result.split(form).join(REDACTED);
-    return result;
+    return this.redactor.redactJson(text);
   }
 
   /** Replaces every known credential value in `text` with `[redacted]`. */
   redact(text: string): string {
-    if (this.secrets.size === 0) return text;
-    // Longest first, so a key that contains another key is scrubbed whole.
-    const secrets = [...this.secrets].sort((a, b) => b.length - a.length);
-    let result = text;
-    for (const secret of secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result;
+    return this.redactor.redact(text);
   }
 
   private modelsFileKey(provider: string): string | undefined {

@@ -1,49 +1,39 @@
-import { PassThrough } from "node:stream";
-import { RpcApplication, type FamilyLoader } from "../boot/rpc-application.js";
+import type { FamilyLoader } from "../boot/rpc-application.js";
+import { connectInProcess, type ZiMethodClient } from "../boot/in-process-methods.js";
 import type { SessionModule } from "../boot/session-module.js";
+import { RpcError } from "../kernel/rpc-error.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import { SessionCallError, type SessionClient } from "./session-client.js";
 
-interface Pending {
-  resolve(result: unknown): void;
-  reject(error: SessionCallError): void;
-}
-
 /**
- * A connection to Zi's own RPC application in this process: requests go in as JSONL records and
- * frames come back through the same framing, admission, bounds and handlers as `zi --mode rpc`, only
- * over in-memory streams instead of stdin/stdout.
+ * The interactive mode's view of one session: core/shell's MethodClient over the registry RPC mode
+ * wires (the same handlers, params validation, startup gate, slots and result bound), and the
+ * session's event stream. Nothing here reaches the session but through a method.
  */
 export class InProcessClient implements SessionClient {
   readonly ready: Promise<{ state: any; limits: any }>;
-  readonly exit: Promise<number>;
-  private readonly input = new PassThrough();
-  private readonly pending = new Map<string, Pending>();
+  private readonly methods: Promise<ZiMethodClient>;
   private readonly listeners = new Set<(event: AgentSessionEvent) => void>();
-  private nextId = 1;
-  private tail = "";
-  private settleReady!: (frame: { state: any; limits: any }) => void;
+  private readonly unsubscribe: () => void;
 
   constructor(module: SessionModule, loadFamilies: FamilyLoader, log: (message: string) => void) {
-    this.ready = new Promise((resolve) => (this.settleReady = resolve));
-    const app = new RpcApplication(module, loadFamilies, {
-      input: this.input,
-      output: { write: (data, done) => (this.onOutput(data), setImmediate(done)) },
-      log,
+    // Events from the first: what the deferred startup emits (extension_error) is shown too.
+    this.unsubscribe = module.events.subscribe((event) => {
+      for (const listener of this.listeners) listener(event);
     });
-    this.exit = app.run();
-    void this.exit.then(() => {
-      for (const waiter of this.pending.values()) waiter.reject(new SessionCallError("connection_closed", "the session has ended"));
-      this.pending.clear();
-    });
+    const startup = module.afterReady();
+    startup.catch((error) => log(`zi: startup failed: ${(error as Error).message}`));
+    this.methods = connectInProcess(module, loadFamilies, { log, startup });
+    this.ready = this.methods.then(async (methods) => ({ state: await methods.callRaw("session.get_state", undefined), limits: undefined }));
   }
 
-  call<T = any>(method: string, params?: object): Promise<T> {
-    const id = `i${this.nextId++}`;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      this.input.write(`${JSON.stringify(params === undefined ? { version: 1, id, method } : { version: 1, id, method, params })}\n`);
-    });
+  async call<T = any>(method: string, params?: object): Promise<T> {
+    try {
+      return (await (await this.methods).callRaw(method, params)) as T;
+    } catch (error) {
+      if (error instanceof RpcError) throw new SessionCallError(error.code, error.message);
+      throw error;
+    }
   }
 
   onEvent(listener: (event: AgentSessionEvent) => void): () => void {
@@ -51,30 +41,8 @@ export class InProcessClient implements SessionClient {
     return () => this.listeners.delete(listener);
   }
 
-  close(): Promise<number> {
-    this.input.end();
-    return this.exit;
-  }
-
-  /** Frames arrive in batches of whole records; split on LF bytes only (never U+2028). */
-  private onOutput(data: string): void {
-    const records = (this.tail + data).split("\n");
-    this.tail = records.pop() ?? "";
-    for (const record of records) if (record !== "") this.onFrame(JSON.parse(record));
-  }
-
-  private onFrame(frame: any): void {
-    if (frame.type === "ready") return this.settleReady({ state: frame.state, limits: frame.limits });
-    if (frame.type === "session_event") {
-      for (const listener of this.listeners) listener(frame.event as AgentSessionEvent);
-      return;
-    }
-    if ((frame.type === "response" || frame.type === "protocol_error") && typeof frame.id === "string") {
-      const waiter = this.pending.get(frame.id);
-      if (!waiter) return;
-      this.pending.delete(frame.id);
-      if (frame.type === "response" && frame.ok) waiter.resolve(frame.result);
-      else waiter.reject(new SessionCallError(frame.error?.code ?? "operation_failed", frame.error?.message ?? "request failed"));
-    }
+  async close(): Promise<number> {
+    this.unsubscribe();
+    return 0;
   }
 }

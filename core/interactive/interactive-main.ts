@@ -4,7 +4,9 @@ import type { ZiOptions } from "../cli/cli-options.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import type { FamilyLoader } from "../boot/rpc-application.js";
 import type { SessionModule } from "../boot/session-module.js";
+import type { Redactor } from "../config/redactor.js";
 import { protocolTerminal } from "../kernel/stdout-guard.js";
+import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 import { selectListTheme, style } from "./ansi-style.js";
 import { InProcessClient } from "./in-process-client.js";
 import { InteractiveSession } from "./interactive-session.js";
@@ -13,11 +15,8 @@ import { replayTranscript } from "./transcript-replay.js";
 import { ScreenTerminal } from "./screen-terminal.js";
 import type { SessionEnd } from "./slash-commands.js";
 
-const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
-  ["SIGHUP", 129],
-  ["SIGTERM", 143],
-]);
-const DISPOSE_BOUND_MS = 2000;
+/** What the interactive mode takes from the process shell (core/shell/process-shell.ts). */
+export type InteractiveShell = Pick<ProcessShell, "onShutdown" | "adopt"> & { redactor: Pick<Redactor, "redact"> };
 
 /**
  * `zi` on a terminal: pi-tui's differential renderer on Zi's stdout, and one session after another
@@ -31,9 +30,8 @@ export class InteractiveMain {
   private readonly header = new Text("", 1, 0);
   private readonly store: AcpSessionStore;
   private readonly sessionsDir: string;
-  /** The session on screen, where stderr lines go; and its module's credential scrub. */
+  /** The session on screen, where stderr lines go. */
   private current: InteractiveSession | undefined;
-  private redact: (text: string) => string = (text) => text;
 
   constructor(
     private readonly options: ZiOptions,
@@ -41,10 +39,12 @@ export class InteractiveMain {
     private readonly createModule: (options: ZiOptions) => Promise<SessionModule>,
     private readonly log: (message: string) => void,
     private readonly version: string,
+    private readonly shell: InteractiveShell,
   ) {
     const screen = protocolTerminal();
     if (!screen) throw new Error("the interactive mode needs a terminal on stdout");
-    this.tui = new TUI(new ScreenTerminal(screen));
+    // The screen is scrubbed of known secrets as RPC frames are.
+    this.tui = new TUI(new ScreenTerminal(screen, (text) => shell.redactor.redact(text)));
     this.sessionsDir = new ZiPaths({ env: process.env, cwd: process.cwd() }).sessionsDir;
     this.store = new AcpSessionStore(this.sessionsDir);
   }
@@ -58,12 +58,11 @@ export class InteractiveMain {
     this.tui.start();
     let signalCode: number | undefined;
     let stopSession: ((end: SessionEnd) => void) | undefined;
-    for (const [signal, code] of SIGNAL_EXIT_CODES) {
-      process.on(signal, () => {
-        signalCode ??= code;
-        stopSession?.({ type: "exit" });
-      });
-    }
+    // A signal (SIGTERM, SIGHUP; Ctrl+C is a key here) or a fatal error ends the session in order.
+    this.shell.onShutdown((code) => {
+      signalCode ??= code;
+      stopSession?.({ type: "exit" });
+    });
     const restoreStderr = this.captureStderr();
     let first = true;
     let pick = this.options.pick === "resume";
@@ -99,11 +98,10 @@ export class InteractiveMain {
       this.tui.requestRender();
       return { type: "exit" };
     }
+    const forget = this.shell.adopt(module);
     const client = new InProcessClient(module, this.loadFamilies, (message) => this.log(message));
     const view = new InteractiveSession(this.tui, client, process.cwd());
     this.current = view;
-    const scrub = (module as { redact?: (text: string) => string }).redact;
-    if (scrub) this.redact = (text) => scrub.call(module, text);
     onStop((end) => view.end(end));
     const screen = new Container();
     for (const component of view.components) screen.addChild(component);
@@ -127,10 +125,11 @@ export class InteractiveMain {
       if (end.type !== "exit") this.tui.removeChild(screen);
       this.tui.requestRender();
       await client.call("session.interrupt").catch(() => undefined);
-      await Promise.race([
+      await within(
         client.close().then(() => module.dispose()).catch((error) => this.log(`zi: dispose failed: ${(error as Error).message}`)),
-        new Promise((resolve) => setTimeout(resolve, DISPOSE_BOUND_MS).unref()),
-      ]);
+        SHUTDOWN_BOUNDS.disposeMs,
+      );
+      forget();
     }
   }
 
@@ -174,7 +173,7 @@ export class InteractiveMain {
       pending = lines.pop() ?? "";
       for (const line of lines) {
         if (line.trim() === "") continue;
-        const text = style.gray(this.redact(line));
+        const text = style.gray(this.shell.redactor.redact(line));
         if (this.current) this.current.say(text);
         else this.tui.addChild(new Text(text, 1, 0));
       }

@@ -24,6 +24,7 @@ export class ScreenTerminal implements Terminal {
 
   constructor(
     private readonly output: TtyOutput,
+    private readonly scrub: (text: string) => string = (text) => text,
     private readonly input: NodeJS.ReadStream = process.stdin,
   ) {}
 
@@ -84,7 +85,7 @@ export class ScreenTerminal implements Terminal {
   }
 
   write(data: string): void {
-    this.output.write(data);
+    this.output.write(this.scrub(data));
   }
 
   get columns(): number {

@@ -3,12 +3,8 @@ import type { SessionModule } from "../boot/session-module.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { JsonLineWriter } from "./json-line-writer.js";
 import { JsonModeRunner } from "./json-mode-runner.js";
+import type { ProcessShell } from "../shell/process-shell.js";
 
-const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
-  ["SIGHUP", 129],
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]);
 
 /** One process of `zi --mode json PROMPT`: run the prompt, stream its events, report how it ended. */
 export class JsonMain {
@@ -17,6 +13,7 @@ export class JsonMain {
     private readonly createModule: (options: ZiOptions) => Promise<SessionModule>,
     private readonly output: OutputSink,
     private readonly log: (message: string) => void,
+    private readonly shell: Pick<ProcessShell, "onShutdown" | "adopt">,
   ) {}
 
   async run(): Promise<number> {
@@ -30,12 +27,12 @@ export class JsonMain {
     const writer = new JsonLineWriter(this.output);
     const stop = new AbortController();
     let signalCode: number | undefined;
-    for (const [signal, code] of SIGNAL_EXIT_CODES) {
-      process.once(signal, () => {
-        signalCode ??= code;
-        stop.abort();
-      });
-    }
+    // A signal (or an uncaught exception no extension can be named for) interrupts the run.
+    this.shell.onShutdown((code) => {
+      signalCode ??= code;
+      stop.abort();
+    });
+    this.shell.adopt(module);
     const code = await new JsonModeRunner(module, { writeLine: (line) => writer.writeLine(line), log: this.log }).run(
       this.options.prompt ?? "",
       this.options.model,

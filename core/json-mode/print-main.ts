@@ -18,13 +18,8 @@ type PrintedEvent = AgentSessionEvent & {
   errorMessage?: string;
 };
 import { JsonModeRunner } from "./json-mode-runner.js";
+import type { ProcessShell } from "../shell/process-shell.js";
 import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
-
-const SIGNAL_EXIT_CODES: ReadonlyMap<NodeJS.Signals, number> = new Map([
-  ["SIGHUP", 129],
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]);
 
 export interface PrintIo {
   /** Piped stdin, whose text is added to the prompt; undefined when stdin is a terminal. */
@@ -43,6 +38,7 @@ export class PrintMain {
     private readonly options: ZiOptions,
     private readonly createModule: (options: ZiOptions) => Promise<SessionModule>,
     private readonly io: PrintIo,
+    private readonly shell: Pick<ProcessShell, "onShutdown" | "adopt">,
   ) {}
 
   async run(): Promise<number> {
@@ -60,12 +56,12 @@ export class PrintMain {
     }
     const stop = new AbortController();
     let signalCode: number | undefined;
-    for (const [signal, code] of SIGNAL_EXIT_CODES) {
-      process.once(signal, () => {
-        signalCode ??= code;
-        stop.abort();
-      });
-    }
+    // A signal (or an uncaught exception no extension can be named for) interrupts the run.
+    this.shell.onShutdown((code) => {
+      signalCode ??= code;
+      stop.abort();
+    });
+    this.shell.adopt(module);
     let answer = "";
     let failure: string | undefined;
     const onEvent = (event: PrintedEvent) => {

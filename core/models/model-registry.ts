@@ -1,6 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { decodeText, FILE_LIMITS, readBoundedFile } from "../config/bounded-file-reader.js";
 import { CredentialStore } from "../config/credential-store.js";
+import type { Redactor } from "../config/redactor.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { BufferedModelStream, type ModelEventStream } from "./buffered-model-stream.js";
 import { GATED_APIS, READ_GATE_HEADER, registerReadGate } from "./gated-fetch.js";
@@ -40,6 +41,8 @@ export interface ModelRegistryOptions {
   /** `--faux-script FILE` / `ZI_FAUX_SCRIPT`: adds `faux/scripted`. Validated here, at construction. */
   fauxScriptFile?: string;
   credentials?: CredentialStore;
+  /** The process's one redactor, which the credential store feeds (a store of its own when omitted). */
+  redactor?: Redactor;
   piAi?: PiAiLoader;
   warn?: Warn;
 }
@@ -61,12 +64,20 @@ export class ModelRegistry implements ModelRuntime {
   private loading: Promise<LoadedCatalog> | undefined;
   private providers: Promise<UserProviderConfig[]> | undefined;
 
+  get redactor(): Redactor {
+    return this.credentials.redactor;
+  }
+
   constructor(options: ModelRegistryOptions) {
     this.paths = options.paths;
     this.piAi = options.piAi ?? new PiAiLoader();
     this.warn = options.warn ?? warnOnStderr;
     this.credentials =
-      options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, { warn: this.warn, envKey: async (provider) => (await this.piAi.load()).getEnvApiKey(provider) });
+      options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, {
+        warn: this.warn,
+        envKey: async (provider) => (await this.piAi.load()).getEnvApiKey(provider),
+        ...(options.redactor ? { redactor: options.redactor } : {}),
+      });
     this.script = options.fauxScriptFile ? FauxScript.load(options.fauxScriptFile) : undefined;
   }
 

@@ -1,3 +1,4 @@
+import type { Redactor } from "../config/redactor.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelEventStream } from "./buffered-model-stream.js";
 import type { CatalogModel, PublicModel, ThinkingLevel } from "../wire/session-types.js";
@@ -32,4 +33,6 @@ export interface ModelRuntime {
   /** Classifies a final assistant message whose stopReason is "error". */
   classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind;
   clampThinking(model: ResolvedModel | undefined, level: ThinkingLevel): ThinkingLevel;
+  /** The process's redactor: streamed deltas are held back by it so that joined deltas hold no key. */
+  readonly redactor?: Redactor;
 }

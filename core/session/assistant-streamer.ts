@@ -3,6 +3,7 @@ import { RpcError } from "../kernel/rpc-error.js";
 import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
+import type { StreamScrubber } from "../config/redactor.js";
 
 const ZERO_USAGE: PiAi.Usage = {
   input: 0,
@@ -31,6 +32,7 @@ export class AssistantStreamer {
   async stream(model: ResolvedModel, context: PiAi.Context, signal: AbortSignal): Promise<PiAi.AssistantMessage> {
     let started = false;
     let reply: PiAi.AssistantMessage | undefined;
+    type Scrubbed = { type: "text_delta" | "thinking_delta" | "toolcall_delta"; scrubber: StreamScrubber };
     const start = async (message: PiAi.AssistantMessage): Promise<void> => {
       started = true;
       await this.store.emit({ type: "message_start", message: structuredClone(message) });
@@ -41,6 +43,14 @@ export class AssistantStreamer {
         thinkingLevel: this.store.thinkingLevel,
         sessionId: this.sessionId,
       });
+      // Per content block: a key split across deltas is held back until it is whole (and scrubbed).
+      const scrubbers = new Map<number, Scrubbed>();
+      const flush = async (contentIndex: number): Promise<void> => {
+        const scrubber = scrubbers.get(contentIndex);
+        scrubbers.delete(contentIndex);
+        const rest = scrubber?.scrubber.end();
+        if (rest) await this.store.emit({ type: "message_update", assistantMessageEvent: { type: scrubber!.type, contentIndex, delta: rest } });
+      };
       for await (const event of events) {
         switch (event.type) {
           case "start":
@@ -50,10 +60,22 @@ export class AssistantStreamer {
           case "thinking_delta":
           case "toolcall_delta":
             if (!started) await start(event.partial);
-            await this.store.emit({
-              type: "message_update",
-              assistantMessageEvent: { type: event.type, contentIndex: event.contentIndex, delta: event.delta },
-            });
+            {
+              const redactor = this.runtime.redactor;
+              let delta = event.delta;
+              if (redactor) {
+                let entry = scrubbers.get(event.contentIndex);
+                if (!entry) scrubbers.set(event.contentIndex, (entry = { type: event.type, scrubber: redactor.stream() }));
+                delta = entry.scrubber.push(delta);
+              }
+              if (delta === "") break;
+              await this.store.emit({ type: "message_update", assistantMessageEvent: { type: event.type, contentIndex: event.contentIndex, delta } });
+            }
+            break;
+          case "text_end":
+          case "thinking_end":
+          case "toolcall_end":
+            await flush(event.contentIndex);
             break;
           case "done":
             reply = event.message;
@@ -63,6 +85,7 @@ export class AssistantStreamer {
             break;
         }
       }
+      for (const contentIndex of [...scrubbers.keys()]) await flush(contentIndex);
       reply ??= await events.result();
     } catch (error) {
       reply = this.failedReply(model, error, signal);

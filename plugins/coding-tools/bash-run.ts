@@ -3,7 +3,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { AgentToolResult } from "../../core/session/agent-tool.js";
 import type { BashOutputCollector } from "./bash-output-collector.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
-import { parentDeathPrefix, ProcessGroup } from "./process-group.js";
+import { parentDeathPrefix, ProcessGroup } from "../shared/process-group.js";
 
 export interface BashRunOptions {
   command: string;

@@ -1,7 +1,7 @@
 import type { AgentTool } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
-import { createCodingTools } from "../coding-tools/coding-tools.factory.js";
-import { UpdatePlanTool } from "../work-plan/update-plan.tool.js";
+import { createCodingTools } from "../coding-tools/coding-tools.public.js";
+import { UpdatePlanTool } from "../work-plan/work-plan.public.js";
 import type { AgentProfile } from "./agent-profile.js";
 
 export const DELEGATE_TOOL = "delegate";

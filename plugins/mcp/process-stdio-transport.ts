@@ -4,7 +4,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ProcessGroup } from "../coding-tools/process-group.js";
+import { ProcessGroup } from "../shared/process-group.js";
 import { MCP_LIMITS } from "./mcp-limits.js";
 
 export interface ProcessStdioOptions {

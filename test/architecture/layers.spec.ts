@@ -12,6 +12,8 @@ const RULES: { layer: string; mayNotImport: string[]; except?: string[] }[] = [
   { layer: "core/wire", mayNotImport: ["core/kernel", "core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
   // The kernel knows no session types: methods reach the session through ports.
   { layer: "core/kernel", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/ports", "core/boot", "core/family", "core/schema", "core/testing", "methods", "plugins", "client"] },
+  // The process shell sits under every front end and above the kernel: it knows no session, no front end.
+  { layer: "core/shell", mayNotImport: ["core/session", "core/journal", "core/models", "core/extensions", "core/boot", "core/acp", "core/json-mode", "core/cli", "core/testing", "methods", "plugins", "client"] },
   // The family door re-exports the kernel's decorators, the ports and the wire: nothing of the domain.
   { layer: "core/family", mayNotImport: ["core/session", "core/journal", "core/models", "core/config", "core/extensions", "core/boot", "core/schema", "core/testing", "methods", "plugins", "client"] },
   // The domain below the session does not reach up into it (settings and paths know no session).
@@ -77,6 +79,27 @@ describe("layers import only downwards (docs/architecture.md)", () => {
         .map((target) => `${file} → ${target}`),
     );
     expect(offending).toEqual([]);
+  });
+
+  // A plugin uses another plugin only through its public face (plugins/<name>/<name>.public.ts) or a shared
+  // module below every plugin (plugins/shared/): never another plugin's internals (plugins/README.md).
+  it("plugins import each other only through a public face or plugins/shared", () => {
+    const pluginOf = (file: string) => /^plugins\/([^/]+)\//.exec(file)?.[1];
+    const pluginFiles = all.filter((file) => pluginOf(file) !== undefined && pluginOf(file) !== "shared");
+    expect(pluginFiles.length).toBeGreaterThan(20);
+    const offending = pluginFiles.flatMap((file) =>
+      imports(file)
+        .filter((target) => {
+          const owner = pluginOf(target);
+          return owner !== undefined && owner !== "shared" && owner !== pluginOf(file) && target !== `plugins/${owner}/${owner}.public.js`;
+        })
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+    // plugins/shared is below every plugin: it imports none of them.
+    const shared = all.filter((file) => inside(file, "plugins/shared"));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.flatMap((file) => imports(file).filter((target) => pluginOf(target) !== undefined && pluginOf(target) !== "shared"))).toEqual([]);
   });
 
   // The client's declarations are published (zi/client): everything they reach, however indirectly, must

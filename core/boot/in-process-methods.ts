@@ -1,0 +1,32 @@
+import type { MethodMapOf } from "../kernel/method-map.js";
+import type { BUILTIN_FAMILIES } from "../../methods/builtin-families.js";
+import type { BuiltinPluginFamily } from "../../plugins/builtin-plugin-families.js";
+import { MethodClient } from "../shell/method-client.js";
+import { kernelBindings } from "./kernel-bindings.js";
+import type { FamilyLoader, TokenInstances } from "./rpc-application.js";
+import type { SessionModule } from "./session-module.js";
+
+/** Every method Zi serves with its params and result types (the typed client's `ZiMethodMap`, for front ends in core/). */
+export type ZiMethods = MethodMapOf<(typeof BUILTIN_FAMILIES)[number] | BuiltinPluginFamily>;
+
+/** A front end's in-process client of one session's methods. */
+export type ZiMethodClient = MethodClient<ZiMethods>;
+
+export interface InProcessOptions {
+  log: (message: string) => void;
+  /** The session's deferred startup (`module.afterReady()`, called once by whoever starts the session). */
+  startup: Promise<void>;
+  overrides?: TokenInstances;
+}
+
+/**
+ * Wires the method registry of `module` exactly as RPC mode wires it (the same families, ports and
+ * boot-time checks: wrong wiring rejects here) and returns the in-process client over it.
+ */
+export async function connectInProcess(module: SessionModule, loadFamilies: FamilyLoader, options: InProcessOptions): Promise<ZiMethodClient> {
+  const loading = loadFamilies();
+  // tsyringe after the families' loader has brought in the Reflect polyfill (see RpcApplication.wire).
+  const [families, { MethodWiring }] = await Promise.all([loading, loading.then(() => import("./method-wiring.js"))]);
+  const registry = MethodWiring.wire(module, kernelBindings(module), families, options.overrides);
+  return new MethodClient<ZiMethods>({ registry, startup: options.startup, events: module.events, log: options.log });
+}
