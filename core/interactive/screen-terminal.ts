@@ -1,6 +1,6 @@
 import { setKittyProtocolActive, StdinBuffer, type Terminal } from "@mariozechner/pi-tui";
 
-type TtyOutput = NodeJS.WritableStream & { getWindowSize?: () => [number, number]; columns?: number; rows?: number };
+type TtyOutput = NodeJS.WritableStream & { getWindowSize?: () => [number, number]; columns?: number; rows?: number; _refreshSize?: () => void };
 
 const KITTY_ANSWER = /^\x1b\[\?(\d+)u$/;
 /** How long the terminal has to answer the kitty keyboard query before modifyOtherKeys is used instead. */
@@ -50,7 +50,12 @@ export class ScreenTerminal implements Terminal {
     this.onData = (data) => this.buffer?.process(data);
     this.input.on("data", this.onData);
     this.input.resume();
-    this.onWinch = onResize;
+    // Node refreshes the size of process.stdout and process.stderr on SIGWINCH, not of a stream of
+    // one's own: the screen's private descriptor is refreshed here (tty.WriteStream caches its size).
+    this.onWinch = () => {
+      this.output._refreshSize?.();
+      onResize();
+    };
     process.on("SIGWINCH", this.onWinch);
     this.write("\x1b[?2004h\x1b[?u");
     this.queryTimer = setTimeout(() => {

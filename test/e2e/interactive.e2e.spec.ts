@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { TmuxZi } from "../support/tmux-zi.js";
+
+const started: TmuxZi[] = [];
+afterEach(() => {
+  for (const zi of started.splice(0)) zi.kill();
+});
+const open = (options: ConstructorParameters<typeof TmuxZi>[0]) => {
+  const zi = new TmuxZi(options);
+  started.push(zi);
+  return zi;
+};
+const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+/** The footer's first line names the model. */
+const footerNames = (model: string) => (screen: string) => screen.split("\n").some((line) => /thinking \w+\s*$/.test(line) && line.includes(model));
+
+describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
+  it("zi --model faux/echo: hello and Enter shows the answer and a footer naming the model; /exit ends with status 0", async () => {
+    const zi = open({ args: ["--model", "faux/echo"] });
+    await zi.waitFor(footerNames("faux/echo"));
+    zi.type("hello");
+    zi.keys("Enter");
+    const screen = await zi.waitFor("Echo: hello");
+    expect(footerNames("faux/echo")(screen)).toBe(true);
+    zi.type("/exit");
+    zi.keys("Enter");
+    expect(await zi.exitStatus()).toBe(0);
+  }, 60000);
+
+  it('zi "text" opens with that first prompt sent', async () => {
+    const zi = open({ args: ["--model", "faux/echo", "first words"] });
+    await zi.waitFor("Echo: first words");
+    zi.keys("C-c");
+    await zi.waitFor("press Ctrl+C again to exit");
+    zi.keys("C-c");
+    expect(await zi.exitStatus()).toBe(0);
+  }, 60000);
+
+  it("with no provider configured says how to configure one and offers the offline models; /model picks one", async () => {
+    const zi = open({ args: [] });
+    await zi.waitFor("No provider is configured");
+    expect(zi.screen()).toContain("/model faux/echo");
+    zi.type("/model faux/echo");
+    zi.keys("Enter");
+    await zi.waitFor(footerNames("faux/echo"));
+    zi.type("hi");
+    zi.keys("Enter");
+    await zi.waitFor("Echo: hi");
+  }, 60000);
+
+  it("asks before a tool call: y allows once, n denies, a allows always (the same call then runs unasked)", async () => {
+    const zi = open({
+      args: ["--model", "faux/scripted"],
+      settings: { permissions: { default: "ask" } },
+      fauxScript: [bash("touch once.txt"), { text: "first done" }, bash("touch denied.txt"), { text: "second done" }, bash("touch always.txt"), { text: "third done" }, bash("touch always.txt"), { text: "fourth done" }],
+    });
+    await zi.waitFor(footerNames("faux/scripted"));
+    const ask = async (prompt: string, key: string, done: string) => {
+      zi.type(prompt);
+      zi.keys("Enter");
+      await zi.waitFor("Allow bash?");
+      zi.type(key);
+      return zi.waitFor(done);
+    };
+    await ask("one", "y", "first done");
+    expect(existsSync(join(zi.cwd, "once.txt"))).toBe(true);
+    const denied = await ask("two", "n", "second done");
+    expect(denied).toContain("denied bash");
+    expect(existsSync(join(zi.cwd, "denied.txt"))).toBe(false);
+    await ask("three", "a", "third done");
+    expect(existsSync(join(zi.cwd, "always.txt"))).toBe(true);
+    // The session rule answers the same call now: no prompt, the run goes through.
+    zi.type("four");
+    zi.keys("Enter");
+    await zi.waitFor("fourth done");
+  }, 60000);
+
+  it("Esc interrupts a streaming answer", async () => {
+    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "word ".repeat(400), tokensPerSecond: 20 }, { text: "after the interrupt" }] });
+    await zi.waitFor(footerNames("faux/scripted"));
+    zi.type("go");
+    zi.keys("Enter");
+    await zi.waitFor("working… (Esc interrupts)");
+    zi.keys("Escape");
+    await zi.waitFor(/^\s*interrupted\s*$/m);
+    await zi.waitFor((screen) => !screen.includes("working…"));
+    zi.type("again");
+    zi.keys("Enter");
+    await zi.waitFor("after the interrupt");
+  }, 60000);
+
+  it("Enter while a run is going on steers it: the steer is delivered and answered in the same run", async () => {
+    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "streaming ".repeat(60), tokensPerSecond: 60 }, { text: "steered answer" }] });
+    await zi.waitFor(footerNames("faux/scripted"));
+    zi.type("go");
+    zi.keys("Enter");
+    await zi.waitFor("working… (Esc interrupts)");
+    zi.type("turn left");
+    zi.keys("Enter");
+    await zi.waitFor("steering: turn left");
+    const screen = await zi.waitFor("steered answer");
+    expect(screen).toMatch(/turn left/);
+  }, 60000);
+
+  it("slash commands: /help lists commands and keys, /thinking sets the level shown in the footer", async () => {
+    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "x" }] });
+    await zi.waitFor(footerNames("faux/scripted"));
+    zi.type("/help");
+    zi.keys("Enter");
+    const help = await zi.waitFor("/permissions");
+    for (const name of ["/model", "/thinking", "/new", "/resume", "/compact", "/usage", "/mcp", "/exit"]) expect(help).toContain(name);
+    zi.type("/thinking low");
+    zi.keys("Enter");
+    await zi.waitFor(footerNames("thinking low"));
+  }, 60000);
+
+  it("redraws to a new size: the footer fits the narrower width and the session goes on", async () => {
+    const zi = open({ args: ["--model", "faux/echo"] });
+    await zi.waitFor(footerNames("faux/echo"));
+    zi.type("before");
+    zi.keys("Enter");
+    await zi.waitFor("Echo: before");
+    zi.resize(60, 20);
+    // Redrawn, not merely reflowed by tmux: the editor's rule spans exactly the new width.
+    const narrow = await zi.waitFor((screen) => screen.split("\n").some((line) => line === "─".repeat(60)));
+    expect(narrow).toContain("Echo: before");
+    expect(footerNames("faux/echo")(narrow)).toBe(true);
+    expect(narrow.split("\n").filter((line) => line.includes("─")).every((line) => line === "─".repeat(60))).toBe(true);
+    zi.type("after");
+    zi.keys("Enter");
+    await zi.waitFor("Echo: after");
+  }, 60000);
+});
