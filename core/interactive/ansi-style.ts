@@ -1,4 +1,8 @@
 import type { EditorTheme, MarkdownTheme, SelectListTheme } from "@mariozechner/pi-tui";
+import { CodeHighlighter } from "./code-highlighter.js";
+
+/** The one highlighter of code blocks (loaded by the interactive mode at start). */
+export const codeHighlighter = new CodeHighlighter();
 
 const sgr = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
 
@@ -44,4 +48,5 @@ export const markdownTheme: MarkdownTheme = {
   italic: style.italic,
   strikethrough: style.strike,
   underline: style.underline,
+  highlightCode: (code, lang) => codeHighlighter.highlight(code, lang),
 };

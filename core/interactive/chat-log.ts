@@ -35,7 +35,7 @@ export class ChatLog extends Container {
         if (e.message?.role === "assistant") this.assistant?.end(e.message);
         return true;
       case "tool_execution_start": {
-        const view = new ToolCallView(e.toolCallId, e.toolName, e.args);
+        const view = new ToolCallView(e.toolCallId, e.toolName, e.args, e.call);
         this.tools.set(e.toolCallId, view);
         this.addChild(view);
         return true;

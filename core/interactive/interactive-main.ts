@@ -7,7 +7,7 @@ import type { SessionModule } from "../boot/session-module.js";
 import type { Redactor } from "../config/redactor.js";
 import { protocolTerminal } from "../kernel/stdout-guard.js";
 import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
-import { selectListTheme, style } from "./ansi-style.js";
+import { codeHighlighter, selectListTheme, style } from "./ansi-style.js";
 import { InProcessClient } from "./in-process-client.js";
 import { InteractiveSession } from "./interactive-session.js";
 import { latestSessionFile } from "./latest-session.js";
@@ -56,6 +56,7 @@ export class InteractiveMain {
     this.header.setText(`${style.bold("zi")} ${style.gray(this.version.replace(/^zi /, ""))}  ${style.gray("/help for commands, Ctrl+C twice to exit")}`);
     this.tui.addChild(this.header);
     this.tui.start();
+    codeHighlighter.load();
     let signalCode: number | undefined;
     let stopSession: ((end: SessionEnd) => void) | undefined;
     // A signal (SIGTERM, SIGHUP; Ctrl+C is a key here) or a fatal error ends the session in order.

@@ -15,13 +15,17 @@ export class ToolCallView extends Container {
   private status: "running" | "done" | "error" | "waiting" = "running";
   private output = "";
   private diff: string | undefined;
+  private title: string | undefined;
 
   constructor(
     readonly toolCallId: string,
     private readonly toolName: string,
     private readonly args: unknown,
+    /** The tool's own description of the call (tool_execution_start's `call`): kind and title. */
+    private readonly call?: { kind?: string; title?: string },
   ) {
     super();
+    this.title = call?.title;
     this.addChild(this.header);
     this.addChild(this.body);
     this.update();
@@ -30,7 +34,7 @@ export class ToolCallView extends Container {
   /** A permission request's summary: a better title and the diff the call would apply. */
   setSummary(summary: { title?: string; diff?: string }): void {
     if (summary.diff) this.diff = summary.diff;
-    this.title = summary.title;
+    this.title = summary.title ?? this.title;
     this.update();
   }
 
@@ -52,12 +56,11 @@ export class ToolCallView extends Container {
     this.update();
   }
 
-  private title: string | undefined;
-
   private update(): void {
     const mark = this.status === "done" ? style.green("✓") : this.status === "error" ? style.red("✗") : this.status === "waiting" ? style.yellow("?") : style.cyan("…");
-    const subject = this.title ?? describeArgs(this.args);
-    this.header.setText(`${mark} ${style.bold(this.toolName)} ${subject}`);
+    const subject = this.title ? style.cyan(oneLine(this.title)) : describeArgs(this.args);
+    const kind = this.call?.kind && this.call.kind !== "other" ? style.gray(` ${this.call.kind}`) : "";
+    this.header.setText(`${mark} ${style.bold(this.toolName)}${kind} ${subject}`);
     const parts: string[] = [];
     if (this.diff) parts.push(renderDiff(this.diff));
     if (this.output) {

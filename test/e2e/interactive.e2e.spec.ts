@@ -132,4 +132,29 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
     zi.keys("Enter");
     await zi.waitFor("Echo: after");
   }, 60000);
+
+  it("renders markdown with code highlighted, folds thinking until Ctrl+T, and shows a tool call's title and result", async () => {
+    const zi = open({
+      args: ["--model", "faux/scripted"],
+      settings: { permissions: { default: "allow" } },
+      fauxScript: [
+        { thinking: "a private plan", toolCalls: [{ name: "bash", arguments: { command: "echo tool-output-here" } }] },
+        { text: "# Title\n\n```js\nconst answer = 42;\n```" },
+      ],
+    });
+    await zi.waitFor(footerNames("faux/scripted"));
+    zi.type("show me");
+    zi.keys("Enter");
+    const screen = await zi.waitFor("const answer = 42;");
+    expect(screen).toMatch(/✓ bash execute .*echo tool-output-here/);
+    expect(screen).toContain("tool-output-here");
+    expect(screen).toContain("▸ thinking (3 words; Ctrl+T shows it)");
+    expect(screen).not.toContain("a private plan");
+    // highlight.js's keyword colour (magenta) on `const`, its number colour (yellow) on 42.
+    const coloured = zi.screen(true);
+    expect(coloured).toMatch(/\x1b\[35mconst/);
+    expect(coloured).toMatch(/\x1b\[33m42/);
+    zi.keys("C-t");
+    await zi.waitFor("a private plan");
+  }, 60000);
 });

@@ -56,8 +56,9 @@ export class TmuxZi {
     execFileSync("tmux", ["-L", this.socket, "send-keys", "-l", text]);
   }
 
-  screen(): string {
-    return execFileSync("tmux", ["-L", this.socket, "capture-pane", "-p"], { encoding: "utf8" });
+  /** The visible screen as text; with `escapes`, with its colours (SGR sequences) too. */
+  screen(escapes = false): string {
+    return execFileSync("tmux", ["-L", this.socket, "capture-pane", "-p", ...(escapes ? ["-e"] : [])], { encoding: "utf8" });
   }
 
   resize(width: number, height: number): void {
