@@ -1,6 +1,7 @@
 import { Container, SelectList, Text, TUI } from "@mariozechner/pi-tui";
 import { AcpSessionStore } from "../acp/acp-session-store.js";
 import type { ZiOptions } from "../cli/cli-options.js";
+import type { ThinkingLevel } from "../wire/session-types.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import type { FamilyLoader } from "../boot/rpc-application.js";
 import type { SessionModule } from "../boot/session-module.js";
@@ -30,6 +31,8 @@ export class InteractiveMain {
   private readonly header = new Text("", 1, 0);
   private readonly store: AcpSessionStore;
   private readonly sessionsDir: string;
+  /** The model and thinking level a `/new` session starts with: the last session's. */
+  private carried: { model?: { provider: string; id: string }; thinking?: ThinkingLevel } = {};
   /** The session on screen, where stderr lines go. */
   private current: InteractiveSession | undefined;
 
@@ -111,13 +114,15 @@ export class InteractiveMain {
     try {
       await client.ready;
       await module.restoreModel().catch((error) => view.say(style.red(`the session's model: ${(error as Error).message}`)));
-      if (first && this.options.model) {
-        await client.call("model.select", this.options.model).catch((error) => view.say(style.red(`--model: ${(error as Error).message}`)));
-      }
-      if (first && this.options.thinking) await client.call("thinking.select", { level: this.options.thinking }).catch(() => undefined);
+      // The first session takes --model and --thinking; a /new session keeps what the last one used.
+      const carried = first ? { model: this.options.model, thinking: this.options.thinking } : sessionFile ? {} : this.carried;
+      if (carried.model) await client.call("model.select", carried.model).catch((error) => view.say(style.red(`--model: ${(error as Error).message}`)));
+      if (carried.thinking) await client.call("thinking.select", { level: carried.thinking }).catch(() => undefined);
       if (sessionFile) await replayTranscript(client, view.chat);
       await view.start(first ? this.options.prompt : undefined);
       end = await view.ended;
+      const state = await client.call("session.get_state").catch(() => undefined);
+      if (state?.model?.type === "selected") this.carried = { model: { provider: state.model.provider, id: state.model.id }, thinking: state.thinkingLevel };
       return end;
     } finally {
       view.dispose();

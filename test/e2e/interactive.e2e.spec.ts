@@ -157,4 +157,51 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
     zi.keys("C-t");
     await zi.waitFor("a private plan");
   }, 60000);
+
+  it("Alt+Enter while a run is going on queues a follow-up, answered after the run's reply", async () => {
+    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "busy ".repeat(60), tokensPerSecond: 60 }, { text: "follow-up answered" }] });
+    await zi.waitFor(footerNames("faux/scripted"));
+    zi.type("go");
+    zi.keys("Enter");
+    await zi.waitFor("working… (Esc interrupts)");
+    zi.type("and then this");
+    zi.keys("M-Enter");
+    await zi.waitFor("queued as a follow-up: and then this");
+    await zi.waitFor("follow-up answered");
+  }, 60000);
+
+  it("-c continues this directory's latest session (its transcript and model); --resume picks one; /new starts afresh", async () => {
+    const first = open({ args: ["--model", "faux/echo"] });
+    await first.waitFor(footerNames("faux/echo"));
+    first.type("remember this");
+    first.keys("Enter");
+    await first.waitFor("Echo: remember this");
+    first.type("/exit");
+    first.keys("Enter");
+    expect(await first.exitStatus()).toBe(0);
+    // Same ZI_HOME and directory as the first run.
+    const again = (args: string[]) => open({ args, reuse: first });
+    const continued = again(["-c"]);
+    const screen = await continued.waitFor((s) => s.includes("Echo: remember this") && footerNames("faux/echo")(s));
+    expect(screen).toContain("remember this");
+    continued.type("/new");
+    continued.keys("Enter");
+    // A new session, with the model the last one used.
+    await continued.waitFor((s) => !s.includes("Echo: remember this") && footerNames("faux/echo")(s));
+    continued.type("fresh");
+    continued.keys("Enter");
+    await continued.waitFor("Echo: fresh");
+    continued.type("/exit");
+    continued.keys("Enter");
+    expect(await continued.exitStatus()).toBe(0);
+    const resumed = again(["--resume"]);
+    await resumed.waitFor("Continue which session?");
+    const list = resumed.screen();
+    expect(list).toContain("remember this");
+    expect(list).toContain("fresh");
+    // Newest first: the /new session is on top; Down then Enter picks the first one.
+    resumed.keys("Down");
+    resumed.keys("Enter");
+    await resumed.waitFor((s) => s.includes("Echo: remember this") && !s.includes("Echo: fresh"));
+  }, 90000);
 });

@@ -25,13 +25,18 @@ export interface TmuxZiOptions {
  * file by the pane's shell once zi ends.
  */
 export class TmuxZi {
-  readonly dir = mkdtempSync(join(tmpdir(), "zi-tmux-"));
-  readonly home = join(this.dir, "home");
-  readonly cwd = this.dir;
+  readonly dir: string;
+  readonly home: string;
+  readonly cwd: string;
   private readonly socket = `zi-test-${process.pid}-${++serial}`;
-  private readonly statusFile = join(this.dir, "exit-status");
+  private readonly statusFile: string;
 
-  constructor(options: TmuxZiOptions) {
+  constructor(options: TmuxZiOptions & { reuse?: TmuxZi }) {
+    // Another instance's directory and ZI_HOME: a later run of zi on the same machine.
+    this.dir = options.reuse?.dir ?? mkdtempSync(join(tmpdir(), "zi-tmux-"));
+    this.home = join(this.dir, "home");
+    this.cwd = this.dir;
+    this.statusFile = join(this.dir, `exit-status-${this.socket}`);
     execFileSync("mkdir", ["-p", this.home]);
     if (options.settings) writeFileSync(join(this.home, "settings.json"), JSON.stringify(options.settings));
     const args = [...options.args];
