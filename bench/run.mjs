@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tui] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -24,10 +24,11 @@ import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
 import { measureStreaming } from "./lib/streaming.measure.mjs";
+import { measureTui } from "./lib/tui.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tui"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -43,6 +44,7 @@ const FULL = {
   journal: { messages: undefined },
   delegation: { reps: 5 },
   search: { reps: 7 },
+  tui: { reps: 5, tokens: 8000 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -56,6 +58,7 @@ const QUICK = {
   journal: { messages: 10_000 },
   delegation: { reps: 2 },
   search: { reps: 2 },
+  tui: { reps: 2, tokens: 8000 },
 };
 
 const { values: args } = parseArgs({
@@ -98,6 +101,7 @@ const sections = {
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
   search: () => measureSearch(report, { root: ROOT, ...config.search }),
+  tui: () => measureTui(report, { ziScript, ...config.tui }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

@@ -12,8 +12,11 @@ import type { McpPort } from "../plugins/mcp/mcp.port.js";
 
 // Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
 // under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
-// measurable cost in throughput (npm run bench).
-setFlagsFromString("--optimize-for-size");
+// measurable cost in throughput (npm run bench). Not for a person at a terminal (no --mode, no -p):
+// there a streamed answer's CPU time is what counts, and the smaller young generation costs it GC
+// time (npm run bench, the tui rows).
+const interactive = !process.argv.slice(2).some((arg) => arg === "--mode" || arg.startsWith("--mode=") || arg === "-p" || arg === "--print" || arg === "prompt" || arg === "schema");
+if (!interactive) setFlagsFromString("--optimize-for-size");
 
 // The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
 // and stderr, the flushed exit (docs/architecture.md, The process shell).
