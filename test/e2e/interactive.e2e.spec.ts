@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { TmuxZi } from "../support/tmux-zi.js";
 
 const started: TmuxZi[] = [];
@@ -204,4 +204,32 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
     resumed.keys("Enter");
     await resumed.waitFor((s) => s.includes("Echo: remember this") && !s.includes("Echo: fresh"));
   }, 90000);
+
+  it("an extension's command is completed after / and runs with command.invoke, its message shown", async () => {
+    const zi = open({ args: ["--model", "faux/echo", "--extension", resolve("test/fixtures/record-outcome.extension.mjs")] });
+    await zi.waitFor(footerNames("faux/echo"));
+    zi.type("/rec");
+    await zi.waitFor("records an operation outcome");
+    zi.keys("Escape");
+    zi.keys("C-u");
+    zi.type("/record first");
+    zi.keys("Enter");
+    await zi.waitFor("recorded first");
+    zi.type("/help");
+    zi.keys("Enter");
+    await zi.waitFor(/\/record\s+records an operation outcome \(extension\)/);
+  }, 60000);
+
+  it("@ completes a file path of the working directory; Up recalls what was sent", async () => {
+    const zi = open({ args: ["--model", "faux/echo"] });
+    writeFileSync(join(zi.cwd, "notes-file.md"), "x");
+    await zi.waitFor(footerNames("faux/echo"));
+    zi.type("read @notes");
+    await zi.waitFor("notes-file.md");
+    zi.keys("Tab");
+    zi.keys("Enter");
+    await zi.waitFor("Echo: read @notes-file.md");
+    zi.keys("Up");
+    await zi.waitFor((screen) => screen.split("\n").filter((line) => line.includes("read @notes-file.md")).length >= 3);
+  }, 60000);
 });
