@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -26,10 +26,11 @@ import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
 import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { measureTasks } from "./lib/tasks.measure.mjs";
+import { measureTui } from "./lib/tui.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -46,6 +47,7 @@ const FULL = {
   delegation: { reps: 5 },
   search: { reps: 7 },
   pirpc: { reps: 3, roundTrips: 500, streamTokens: 8192 },
+  tui: { reps: 5, tokens: 8000 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -60,6 +62,7 @@ const QUICK = {
   delegation: { reps: 2 },
   search: { reps: 2 },
   pirpc: { reps: 1, roundTrips: 100, streamTokens: 2048 },
+  tui: { reps: 2, tokens: 8000 },
 };
 
 const { values: args } = parseArgs({
@@ -104,6 +107,7 @@ const sections = {
   search: () => measureSearch(report, { root: ROOT, ...config.search }),
   tasks: () => measureTasks(report, { ziScript }),
   pirpc: () => measurePiRpc(report, { root: ROOT, ziScript, ...config.pirpc }),
+  tui: () => measureTui(report, { ziScript, ...config.tui }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

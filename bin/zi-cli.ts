@@ -1,6 +1,6 @@
 // The composition root of the `zi` command (loaded by bin/zi.ts, bundled with its dependencies into
 // dist/bin/zi-cli.js by `npm run build`). The guard must be the first import: it captures the real stdout before anything else can write to it.
-import { protocolSink } from "../core/kernel/stdout-guard.js";
+import { protocolSink, protocolTerminal } from "../core/kernel/stdout-guard.js";
 import { ProcessShell } from "../core/shell/process-shell.js";
 import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
@@ -13,8 +13,11 @@ import type { McpPort } from "../plugins/mcp/mcp.port.js";
 
 // Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
 // under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
-// measurable cost in throughput (npm run bench).
-setFlagsFromString("--optimize-for-size");
+// measurable cost in throughput (npm run bench). Not for a person at a terminal (no --mode, no -p):
+// there a streamed answer's CPU time is what counts, and the smaller young generation costs it GC
+// time (npm run bench, the tui rows).
+const interactive = !process.argv.slice(2).some((arg) => arg === "--mode" || arg.startsWith("--mode=") || arg === "-p" || arg === "--print" || arg === "prompt" || arg === "schema");
+if (!interactive) setFlagsFromString("--optimize-for-size");
 
 // The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
 // and stderr, the flushed exit (docs/architecture.md, The process shell).
@@ -23,7 +26,7 @@ const log = shell.log;
 
 let parsed: ReturnType<typeof parseCliOptions>;
 try {
-  parsed = parseCliOptions(process.argv.slice(2), process.env);
+  parsed = parseCliOptions(process.argv.slice(2), process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: protocolTerminal() !== undefined });
 } catch (error) {
   if (error instanceof PiUsageError) {
     // pi's wording and exit code for pi's command line (docs/pi-rpc.md).
@@ -101,7 +104,8 @@ async function runPiRpc(options: ZiOptions): Promise<number> {
 let code: number;
 // Asked-for help and version are the command's output (stdout, exit 0); usage errors stay on stderr.
 if (parsed === "help") {
-  await print(USAGE_TEXT);
+  const { helpText } = await import("../core/cli/help-text.js");
+  await print(helpText());
   code = 0;
 } else if (parsed === "version") {
   await print(ZiMain.version());
@@ -117,6 +121,12 @@ if (parsed === "help") {
 } else if (parsed.mode === "json") {
   const { JsonMain } = await import("../core/json-mode/json-main.js");
   code = await new JsonMain(parsed, createModule, output, log, shell).run();
+} else if (parsed.mode === "print") {
+  const { PrintMain } = await import("../core/json-mode/print-main.js");
+  code = await new PrintMain(parsed, createModule, { input: process.stdin.isTTY ? undefined : process.stdin, output, log }, shell).run();
+} else if (parsed.mode === "interactive") {
+  const { InteractiveMain } = await import("../core/interactive/interactive-main.js");
+  code = await new InteractiveMain(parsed, loadFamilies, createModule, log, ZiMain.version(), shell).run();
 } else if (parsed.mode === "acp") {
   const [{ AcpMain }, { ZiPaths }] = await Promise.all([import("../core/acp/acp-main.js"), import("../core/config/zi-paths.js")]);
   // One ZI_HOME for every session, whatever each session's cwd (a relative ZI_HOME is taken from Zi's own cwd).

@@ -14,7 +14,7 @@ import { searchTree } from "./search-tree.mjs";
 import { median } from "./stats.mjs";
 
 const NO_MATCH = "zi_bench_no_such_token_7f3a";
-const PI_VERSION = "0.73.1";
+export const PI_VERSION = "0.73.1";
 const run = promisify(execFile);
 
 async function timed(action) {
@@ -35,14 +35,19 @@ async function compare(contenders, reps) {
   return samples;
 }
 
-async function loadPi() {
+/** pi's package directory in the bench's cache, installed there on first use (the tui rows use it too). */
+export async function piPackageDir() {
   const dir = join(tmpdir(), `zi-bench-pi-${PI_VERSION}`);
-  const entry = join(dir, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
-  if (!existsSync(entry)) {
+  const pkg = join(dir, "node_modules/@mariozechner/pi-coding-agent");
+  if (!existsSync(join(pkg, "dist/index.js"))) {
     mkdirSync(dir, { recursive: true });
     await run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, `@mariozechner/pi-coding-agent@${PI_VERSION}`]);
   }
-  return import(pathToFileURL(entry).href);
+  return pkg;
+}
+
+async function loadPi() {
+  return import(pathToFileURL(join(await piPackageDir(), "dist/index.js")).href);
 }
 
 /**

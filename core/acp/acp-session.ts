@@ -60,7 +60,7 @@ export class AcpSession {
     private readonly log: (message: string) => void,
     private readonly links: AcpSessionLinks,
   ) {
-    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices);
+    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices, (name, args) => module.session.describeToolCall(name, args));
     this.permissions = new AcpPermissionBridge(links.askPermission, log);
     this.config = new AcpConfigOptions(module.session, module.models, module.thinking);
     this.titled = module.session.getState().messageCount > 0;
@@ -84,6 +84,8 @@ export class AcpSession {
 
   /** `session/load`: the transcript, the work plan and the context usage, as updates. */
   async replay(): Promise<void> {
+    // The calls are described by their tools' declarations: the tools register in the deferred startup.
+    await this.startup.catch(() => undefined);
     const cost = await replayTranscript(this.module.session, this.cwd, this.notify);
     this.mapper.addCost(cost);
     const state = this.module.session.getState();

@@ -114,8 +114,8 @@ export class AgentSessionModule implements SessionModule {
       systemPrompt: (tools) => context.render(tools),
       describeContext: () => context.summary(),
     });
-    // One-shot mode has nobody to answer a permission request: such a call is denied at once.
-    if (options.mode === "json") session.approvals.answerable = false;
+    // The one-shot modes have nobody to answer a permission request: such a call is denied at once.
+    if (options.mode === "json" || options.mode === "print") session.approvals.answerable = false;
     const childSessions = new ChildSessionFactory({
       runtime: registry,
       cwd,

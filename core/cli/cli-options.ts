@@ -1,5 +1,6 @@
 import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
 import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
+import type { ThinkingLevel } from "../wire/session-types.js";
 
 /** `--max-cost-usd` → `maxCostUsd`, ...: the run budgets of the one-shot modes, flags derived from the names. */
 const BUDGET_FLAGS: ReadonlyMap<string, BudgetName> = new Map(BUDGET_NAMES.map((name) => [budgetFlag(name), name]));
@@ -7,10 +8,18 @@ const BUDGET_FLAGS: ReadonlyMap<string, BudgetName> = new Map(BUDGET_NAMES.map((
 /** A command-line error: one line on stderr, nothing on stdout, exit code 2. */
 export class UsageError extends Error {}
 
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** Whether stdin and stdout are terminals: with no --mode, a terminal opens the interactive mode. */
+export interface CliTerminal {
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+}
+
 export interface ZiOptions {
   /** `prompt`: `zi prompt` prints the system prompt a session started here would send, and exits. */
-  mode: "rpc" | "json" | "acp" | "prompt" | "pi-rpc";
-  /** `--mode json` only: the prompt (positional arguments joined by spaces). */
+  mode: "rpc" | "json" | "acp" | "prompt" | "pi-rpc" | "print" | "interactive";
+  /** `--mode json`, `-p` and interactive (the first prompt, optional there): positional arguments joined by spaces. */
   prompt: string | undefined;
   /** `--model PROVIDER/ID`, `--mode json` only. */
   model: { provider: string; id: string } | undefined;
@@ -30,6 +39,10 @@ export interface ZiOptions {
   appendSystemPrompt?: string[];
   /** `--mode pi-rpc`: pi's command line, parsed by core/pi-rpc/pi-rpc-options.ts. */
   pi?: PiRpcFlags;
+  /** `--thinking LEVEL` (print, interactive): selected with the model, before the first prompt. */
+  thinking?: ThinkingLevel;
+  /** `--continue`/`-c`: the latest session of this cwd; `--resume`: pick one (interactive only). */
+  pick?: "continue" | "resume";
 }
 
 export const USAGE_TEXT = [
@@ -39,11 +52,17 @@ export const USAGE_TEXT = [
   "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
   "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
+  "       zi [--model PROVIDER/ID] [--thinking LEVEL] [-c | --resume] [same options] [PROMPT...]",
+  "       zi -p [--model PROVIDER/ID] [same options] PROMPT...   (zi --help explains)",
 ].join("\n");
 
 /** Parses argv strictly: unknown flags and positional arguments are refused. */
 
-export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions | "help" | "version" | "schema" {
+export function parseCliOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  terminal: CliTerminal = { stdinIsTTY: false, stdoutIsTTY: false },
+): ZiOptions | "help" | "version" | "schema" {
   if (argv.length === 1 && argv[0] === "schema") return "schema";
   // pi's command line has pi's rules (docs/pi-rpc.md): its own parser.
   if (wantsPiRpc(argv)) return parsePiRpcOptions(argv, env);
@@ -52,6 +71,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
   let mode: string | undefined = promptCommand ? "prompt" : undefined;
   const positional: string[] = [];
   let model: string | undefined;
+  let print = false;
   const options: ZiOptions = {
     mode: "rpc",
     prompt: undefined,
@@ -102,6 +122,21 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
         break;
       case "--output-schema":
         options.outputSchemaFile = value();
+      case "-p":
+      case "--print":
+        print = true;
+        break;
+      case "--thinking": {
+        const level = value();
+        if (!THINKING_LEVELS.includes(level as ThinkingLevel)) throw new UsageError(`--thinking takes one of ${THINKING_LEVELS.join(", ")}`);
+        options.thinking = level as ThinkingLevel;
+        break;
+      }
+      case "-c":
+      case "--continue":
+      case "--resume":
+        if (options.pick !== undefined) throw new UsageError("--continue and --resume cannot be combined");
+        options.pick = flag === "--resume" ? "resume" : "continue";
         break;
       default:
         if (BUDGET_FLAGS.has(flag)) {
@@ -117,9 +152,22 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
         positional.push(arg);
     }
   }
-  if (mode === undefined) throw new UsageError("--mode is required");
-  if (mode !== "rpc" && mode !== "json" && mode !== "acp" && !(mode === "prompt" && promptCommand)) throw new UsageError(`unsupported mode "${mode}"`);
+  if (print && mode !== undefined) throw new UsageError("-p is print mode: it takes no --mode");
+  if (print) mode = "print";
+  if (mode === undefined && terminal.stdinIsTTY && terminal.stdoutIsTTY) mode = "interactive";
+  if (mode === undefined) {
+    throw new UsageError("--mode is required when stdin or stdout is not a terminal (-p PROMPT prints one answer; zi --help explains)");
+  }
+  if (mode !== "rpc" && mode !== "json" && mode !== "acp" && mode !== "print" && mode !== "interactive" && !(mode === "prompt" && promptCommand)) {
+    throw new UsageError(`unsupported mode "${mode}"`);
+  }
+  if (mode === "interactive" && !(terminal.stdinIsTTY && terminal.stdoutIsTTY)) throw new UsageError("the interactive mode needs a terminal (stdin and stdout)");
   options.mode = mode;
+  if (options.pick !== undefined && mode !== "interactive" && !(mode === "print" && options.pick === "continue")) {
+    throw new UsageError(`${options.pick === "resume" ? "--resume" : "--continue"} is for the interactive mode${options.pick === "continue" ? " and -p" : ""}`);
+  }
+  if (options.pick !== undefined && (options.noSession || options.sessionFile)) throw new UsageError("--continue and --resume pick a session: not with --session or --no-session");
+  if (options.thinking !== undefined && mode !== "print" && mode !== "interactive") throw new UsageError("--thinking is for -p and the interactive mode; over rpc send thinking.select");
   if (mode === "acp") {
     // The editor chooses sessions (session/new, session/load) and models (config options) over ACP.
     if (positional.length > 0) throw new UsageError("positional arguments are not accepted in acp mode; the editor sends prompts");
@@ -134,14 +182,19 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
     if (positional.length > 0) {
       throw new UsageError("positional arguments are not accepted in rpc mode; send prompts as session.prompt requests");
     }
-    if (model !== undefined) throw new UsageError("--model is for --mode json; in rpc mode send model.select");
+    if (model !== undefined) throw new UsageError("--model is for --mode json, -p and the interactive mode; in rpc mode send model.select");
+  } else if (mode === "interactive") {
+    // The first prompt is optional: `zi "text"` opens the session with it.
+    if (positional.length > 0) options.prompt = positional.join(" ");
+    if (model !== undefined) options.model = parseModel(model);
   } else {
+    // Print mode's prompt may come whole from piped stdin, so an empty one is refused later, once stdin is read.
     options.prompt = positional.join(" ");
-    if (options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
+    if (mode === "json" && options.prompt.trim() === "") throw new UsageError("--mode json needs a prompt");
     if (model !== undefined) options.model = parseModel(model);
   }
-  if (mode !== "json" && (Object.keys(options.budget).length > 0 || options.outputSchemaFile !== undefined)) {
-    throw new UsageError("budget flags and --output-schema are for --mode json; over rpc send session.set_budget and outputSchema");
+  if (mode !== "json" && mode !== "print" && (Object.keys(options.budget).length > 0 || options.outputSchemaFile !== undefined)) {
+    throw new UsageError("budget flags and --output-schema are for --mode json and -p; over rpc send session.set_budget and outputSchema");
   }
   if (options.noSession && options.sessionFile) throw new UsageError("--no-session and --session cannot be combined");
   return options;

@@ -24,3 +24,12 @@ stdout.on("error", () => {});
 export function protocolSink(): OutputSink {
   return { write: (data, done) => void protocolWrite(data, done) };
 }
+
+/**
+ * The real stdout as a terminal stream (columns, rows), for the interactive mode, whose screen is its
+ * output; undefined when stdout is no terminal. Writes still belong to that one owner.
+ */
+export function protocolTerminal(): (NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean; getWindowSize?: () => [number, number] }) | undefined {
+  const target = protocolTarget as typeof protocolTarget & { isTTY?: boolean };
+  return target.isTTY ? target : undefined;
+}

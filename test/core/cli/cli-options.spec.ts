@@ -93,4 +93,37 @@ describe("CliOptions", () => {
     expect(parse(["--mode", "rpc", "--version"])).toBe("version");
     expect(parse(["schema"])).toBe("schema");
   });
+
+  const tty = { stdinIsTTY: true, stdoutIsTTY: true };
+  const onTerminal = (args: string[]) => parseCliOptions(args, {}, tty);
+
+  it("with no --mode: a terminal opens the interactive mode, with an optional first prompt and the session flags", () => {
+    expect(onTerminal([])).toMatchObject({ mode: "interactive", prompt: undefined });
+    expect(onTerminal(["fix", "the", "bug", "--model", "faux/echo", "--thinking", "high"])).toMatchObject({
+      mode: "interactive",
+      prompt: "fix the bug",
+      model: { provider: "faux", id: "echo" },
+      thinking: "high",
+    });
+    expect(onTerminal(["-c"])).toMatchObject({ mode: "interactive", pick: "continue" });
+    expect(onTerminal(["--resume"])).toMatchObject({ mode: "interactive", pick: "resume" });
+    expect(onTerminal(["--no-session"])).toMatchObject({ mode: "interactive", noSession: true });
+    expect(() => onTerminal(["-c", "--resume"])).toThrow(/cannot be combined/);
+    expect(() => onTerminal(["--resume", "--session", "s.jsonl"])).toThrow(/pick a session/);
+    expect(() => onTerminal(["--thinking", "huge"])).toThrow(/--thinking takes one of off, minimal/);
+    // Without a terminal there is no screen to open: the mode must be named.
+    expect(refusal(["hello"])).toMatch(/--mode is required when stdin or stdout is not a terminal/);
+    expect(() => parseCliOptions(["--mode", "interactive"], {}, { stdinIsTTY: true, stdoutIsTTY: false })).toThrow(/needs a terminal/);
+  });
+
+  it("-p and --print: print mode, on a terminal or not; the prompt may be empty until stdin is read", () => {
+    expect(parse(["-p", "--model", "faux/echo", "hello"])).toMatchObject({ mode: "print", prompt: "hello", model: { provider: "faux", id: "echo" } });
+    expect(onTerminal(["--print", "hi", "there"])).toMatchObject({ mode: "print", prompt: "hi there" });
+    expect(parse(["-p"])).toMatchObject({ mode: "print", prompt: "" });
+    expect(parse(["-p", "-c", "again"])).toMatchObject({ mode: "print", pick: "continue" });
+    expect(refusal(["-p", "--resume", "x"])).toMatch(/--resume is for the interactive mode/);
+    expect(refusal(["-p", "--mode", "json", "x"])).toMatch(/takes no --mode/);
+    expect(refusal(["--mode", "rpc", "--thinking", "low"])).toMatch(/thinking\.select/);
+    expect(parse(["-p", "--thinking", "low", "hi"])).toMatchObject({ mode: "print", thinking: "low" });
+  });
 });

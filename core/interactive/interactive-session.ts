@@ -1,0 +1,230 @@
+import { CombinedAutocompleteProvider, Container, type Component, type TUI } from "@mariozechner/pi-tui";
+import type { AgentSessionEvent, PermissionDecision, PermissionRequest } from "../wire/session-types.js";
+import { editorTheme, style } from "./ansi-style.js";
+import { ChatLog } from "./chat-log.js";
+import { FileMentionProvider } from "./file-mention-provider.js";
+import { FooterView } from "./footer-view.js";
+import { PermissionPrompt } from "./permission-prompt.js";
+import { PromptEditor } from "./prompt-editor.js";
+import type { SessionClient } from "./session-client.js";
+import { SlashCommands, type SessionEnd } from "./slash-commands.js";
+
+const NO_MODEL = "no model";
+
+/** How long a second Ctrl+C on an empty editor has to come to exit. */
+const DOUBLE_PRESS_MS = 1500;
+
+/**
+ * One session on screen: the transcript, the editor (or a permission prompt in its place) and the
+ * footer, driven by the session's events and acting only through protocol methods. Resolves `ended`
+ * when the person leaves (`/exit`, Ctrl+C twice) or asks for another session (`/new`, `/resume`).
+ */
+export class InteractiveSession {
+  readonly ended: Promise<SessionEnd>;
+  readonly chat = new ChatLog();
+  readonly footer: FooterView;
+  readonly editor: PromptEditor;
+  private readonly bottom = new Container();
+  private readonly prompts: PermissionPrompt[] = [];
+  private readonly slash: SlashCommands;
+  private finish!: (end: SessionEnd) => void;
+  private activity = "idle";
+  private lastCtrlC = 0;
+  private hintTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly tui: TUI,
+    readonly client: SessionClient,
+    readonly cwd: string,
+  ) {
+    this.ended = new Promise((resolve) => (this.finish = resolve));
+    this.footer = new FooterView(cwd);
+    this.editor = new PromptEditor(tui, editorTheme, { paddingX: 1 });
+    this.slash = new SlashCommands(this);
+    this.editor.onSubmit = (text) => void this.submit(text);
+    this.editor.keys = {
+      escape: () => this.interrupt(),
+      interruptKey: () => this.ctrlC(),
+      followUp: (text) => void this.send(text, this.activity === "idle" ? "direct" : "follow_up"),
+      endOfInput: () => this.end({ type: "exit" }),
+      toggleThinking: () => (this.chat.toggleThinking(), this.tui.requestRender()),
+    };
+    this.bottom.addChild(this.editor);
+  }
+
+  /** The components this session adds to the screen, top to bottom. */
+  get components(): Component[] {
+    return [this.chat, this.bottom, this.footer];
+  }
+
+  async start(firstPrompt: string | undefined): Promise<void> {
+    this.unsubscribe = this.client.onEvent((event) => this.onEvent(event));
+    const { state } = await this.client.ready;
+    this.applyState(state);
+    this.tui.setFocus(this.editor);
+    this.tui.requestRender();
+    const commands = await this.slash.completions();
+    this.editor.setAutocompleteProvider(new FileMentionProvider(new CombinedAutocompleteProvider(commands, this.cwd), this.cwd));
+    await this.refreshState();
+    if (this.footer.state.model === NO_MODEL) await this.slash.noModelNotice();
+    await this.refreshUsage();
+    if (firstPrompt !== undefined && firstPrompt.trim() !== "") await this.submit(firstPrompt);
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    clearTimeout(this.hintTimer);
+  }
+
+  end(end: SessionEnd): void {
+    this.finish(end);
+  }
+
+  /** A line of local feedback (not in the journal): command output, errors of the UI's own calls. */
+  say(text: string): void {
+    this.chat.notice(text);
+    this.tui.requestRender();
+  }
+
+  async submit(raw: string): Promise<void> {
+    const text = raw.trim();
+    if (text === "") return;
+    this.editor.addToHistory(text);
+    if (text.startsWith("/") && (await this.slash.run(text))) return;
+    // Enter while a run is going on steers it (pi's keys); Alt+Enter queues a follow-up instead.
+    await this.send(text, this.activity === "idle" || this.activity === "failed" ? "direct" : "steer");
+  }
+
+  async send(text: string, delivery: "direct" | "steer" | "follow_up"): Promise<void> {
+    try {
+      await this.client.call("session.prompt", { delivery, text });
+      if (delivery !== "direct") this.say(style.gray(`${delivery === "steer" ? "steering" : "queued as a follow-up"}: ${text}`));
+    } catch (error) {
+      this.say(style.red(`not sent: ${(error as Error).message}`));
+    }
+  }
+
+  /** Esc: interrupt the run, or answer `deny` to the permission prompt on screen. Whether it acted. */
+  interrupt(): boolean {
+    if (this.activity === "idle") return false;
+    this.hint("interrupting…");
+    this.client.call("session.interrupt").catch((error) => this.say(style.red(`interrupt failed: ${(error as Error).message}`)));
+    return true;
+  }
+
+  async refreshState(): Promise<void> {
+    try {
+      this.applyState(await this.client.call("session.get_state"));
+      const mcp = await this.client.call<{ servers: { state: string }[] }>("mcp.list").catch(() => ({ servers: [] }));
+      this.footer.state.mcp = { total: mcp.servers.length, ready: mcp.servers.filter((s) => s.state === "ready").length, failed: mcp.servers.filter((s) => s.state === "failed").length };
+    } catch (error) {
+      this.say(style.red(`session.get_state failed: ${(error as Error).message}`));
+    }
+    this.tui.requestRender();
+  }
+
+  async refreshUsage(): Promise<void> {
+    const usage = await this.client.call<{ session: { cost: number }; children: { cost: number } }>("session.get_usage").catch(() => undefined);
+    if (usage) this.footer.state.cost = usage.session.cost + usage.children.cost;
+    this.tui.requestRender();
+  }
+
+  private ctrlC(): void {
+    const now = Date.now();
+    if (now - this.lastCtrlC < DOUBLE_PRESS_MS) return this.end({ type: "exit" });
+    this.lastCtrlC = now;
+    this.hint("press Ctrl+C again to exit");
+  }
+
+  private hint(text: string): void {
+    clearTimeout(this.hintTimer);
+    this.footer.state.hint = text;
+    this.hintTimer = setTimeout(() => {
+      this.footer.state.hint = undefined;
+      this.tui.requestRender();
+    }, DOUBLE_PRESS_MS).unref();
+    this.tui.requestRender();
+  }
+
+  private applyState(state: any): void {
+    const f = this.footer.state;
+    f.model = state.model?.type === "selected" ? `${state.model.provider}/${state.model.id}` : NO_MODEL;
+    f.thinking = state.thinkingLevel ?? "off";
+    f.context = state.contextUsage?.type === "available" ? state.contextUsage : undefined;
+    f.queued = (state.queuedInputs?.steering?.length ?? 0) + (state.queuedInputs?.followUp?.length ?? 0);
+    this.activity = state.activity?.type ?? "idle";
+    f.activity = this.activity;
+    for (const request of (state.permissionRequests ?? []) as PermissionRequest[]) this.ask(request);
+  }
+
+  private onEvent(event: AgentSessionEvent): void {
+    const e = event as any;
+    const f = this.footer.state;
+    switch (event.type) {
+      case "activity_changed":
+        this.activity = e.activity.type;
+        f.activity = this.activity;
+        if (this.activity === "idle" || this.activity === "failed") void this.refreshUsage();
+        break;
+      case "model_changed":
+        f.model = `${e.model.provider}/${e.model.id}`;
+        f.context = e.contextUsage?.type === "available" ? e.contextUsage : undefined;
+        break;
+      case "thinking_level_changed":
+        f.thinking = e.thinkingLevel;
+        break;
+      case "queue_update":
+        f.queued = e.steering.length + e.followUp.length;
+        break;
+      case "entry_appended":
+        if (e.entry?.type === "message" && e.entry.message?.role === "assistant") void this.refreshState();
+        if (e.entry?.type === "subagent") f.delegations = Math.max(0, f.delegations + (e.entry.data?.phase === "start" ? 1 : -1));
+        break;
+      case "mcp_server_changed":
+        void this.refreshState();
+        break;
+      case "permission_requested":
+        this.ask(e as PermissionRequest);
+        break;
+      case "permission_resolved":
+        this.settled(e.requestId);
+        break;
+    }
+    this.chat.apply(event);
+    this.tui.requestRender();
+  }
+
+  /** Shows a permission request in the editor's place; more than one wait their turn, oldest first. */
+  private ask(request: PermissionRequest): void {
+    if (this.prompts.some((prompt) => prompt.request.requestId === request.requestId)) return;
+    const prompt = new PermissionPrompt(request, (decision) => void this.resolve(request, decision));
+    this.prompts.push(prompt);
+    if (this.prompts.length === 1) this.showPrompt();
+  }
+
+  private async resolve(request: PermissionRequest, decision: PermissionDecision): Promise<void> {
+    try {
+      await this.client.call("permission.resolve", { requestId: request.requestId, decision });
+    } catch (error) {
+      // not_found: settled meanwhile (a rule, a timeout, an interrupt); the resolved event clears it.
+      this.say(style.gray(`permission: ${(error as Error).message}`));
+      this.settled(request.requestId);
+    }
+  }
+
+  private settled(requestId: string): void {
+    const index = this.prompts.findIndex((prompt) => prompt.request.requestId === requestId);
+    if (index < 0) return;
+    this.prompts.splice(index, 1);
+    this.showPrompt();
+  }
+
+  private showPrompt(): void {
+    this.bottom.clear();
+    const next = this.prompts[0];
+    this.bottom.addChild(next ?? this.editor);
+    this.tui.setFocus(next ?? this.editor);
+    this.tui.requestRender();
+  }
+}

@@ -1,0 +1,144 @@
+import type { Readable } from "node:stream";
+import type { ZiOptions } from "../cli/cli-options.js";
+import type { SessionModule } from "../boot/session-module.js";
+import type { OutputSink } from "../kernel/output-sink.js";
+import { ZiPaths } from "../config/zi-paths.js";
+import { latestSessionFile } from "../interactive/latest-session.js";
+import { RPC_LIMITS } from "../wire/limits.js";
+import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
+
+type Block = { type: string; text?: string };
+/** The fields of the events print mode reads (docs/events.md). */
+type PrintedEvent = AgentSessionEvent & {
+  message?: { role: string; content: Block[] | string; stopReason?: string; errorMessage?: string };
+  result?: { content?: Block[] };
+  isError?: boolean;
+  toolName?: string;
+  reason?: string;
+  errorMessage?: string;
+};
+import { JsonModeRunner } from "./json-mode-runner.js";
+import type { ProcessShell } from "../shell/process-shell.js";
+import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
+
+export interface PrintIo {
+  /** Piped stdin, whose text is added to the prompt; undefined when stdin is a terminal. */
+  input: Readable | undefined;
+  output: OutputSink;
+  log: (message: string) => void;
+}
+
+/**
+ * `zi -p PROMPT`: the run of `--mode json` (the same runner, so the same model selection, permission
+ * denials and exit statuses), with only the final answer's text on stdout. What went wrong (a failed
+ * run, a denied tool call) is said on stderr.
+ */
+export class PrintMain {
+  constructor(
+    private readonly options: ZiOptions,
+    private readonly createModule: (options: ZiOptions) => Promise<SessionModule>,
+    private readonly io: PrintIo,
+    private readonly shell: Pick<ProcessShell, "onShutdown" | "adopt">,
+  ) {}
+
+  async run(): Promise<number> {
+    const prompt = await this.prompt();
+    if (typeof prompt === "number") return prompt;
+    let module: SessionModule;
+    try {
+      // -c: the latest session of this directory goes on (a new one when there is none).
+      const sessionsDir = new ZiPaths({ env: process.env, cwd: process.cwd() }).sessionsDir;
+      const sessionFile = this.options.pick === "continue" ? await latestSessionFile(sessionsDir, process.cwd()) : this.options.sessionFile;
+      module = await this.createModule({ ...this.options, sessionFile });
+    } catch (error) {
+      this.io.log(`zi: cannot start: ${(error as Error).message}`);
+      return ONE_SHOT_EXIT.failed;
+    }
+    const stop = new AbortController();
+    let signalCode: number | undefined;
+    // A signal (or an uncaught exception no extension can be named for) interrupts the run.
+    this.shell.onShutdown((code) => {
+      signalCode ??= code;
+      stop.abort();
+    });
+    this.shell.adopt(module);
+    let answer = "";
+    let failure: string | undefined;
+    const onEvent = (event: PrintedEvent) => {
+      if (event.type === "message_end" && event.message?.role === "assistant") {
+        const content = Array.isArray(event.message.content) ? event.message.content : [];
+        answer = content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("");
+        if (event.message.stopReason === "error") failure = event.message.errorMessage;
+      } else if (event.type === "tool_execution_end" && event.isError) {
+        const text = event.result?.content?.find((block) => block.type === "text")?.text;
+        this.io.log(`zi: tool ${event.toolName} failed: ${text ?? "(no message)"}`);
+      } else if (event.type === "agent_end" && event.reason === "failed") {
+        failure = event.errorMessage ?? failure;
+      }
+    };
+    // The runner hands over each event as the JSON line --mode json would print; read back here.
+    const writeLine = (line: string) => {
+      const event = JSON.parse(line) as PrintedEvent;
+      if (event.type !== "usage") onEvent(event);
+    };
+    const code = await new JsonModeRunner(withThinking(module, this.options.thinking), { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal);
+    if (code === ONE_SHOT_EXIT.completed) await new Promise<void>((resolve) => this.io.output.write(answer.endsWith("\n") ? answer : `${answer}\n`, () => resolve()));
+    else if (code === ONE_SHOT_EXIT.failed && failure) this.io.log(`zi: the run failed: ${failure}`);
+    else if (code === ONE_SHOT_EXIT.interrupted) this.io.log("zi: interrupted");
+    await module.dispose().catch((error) => this.io.log(`zi: dispose failed: ${(error as Error).message}`));
+    return signalCode ?? code;
+  }
+
+  /** The positional prompt, then piped stdin after a blank line (as `pi -p` and `claude -p` take it). */
+  private async prompt(): Promise<string | number> {
+    const limit = RPC_LIMITS.maxPromptTextBytes;
+    let piped = "";
+    if (this.io.input) {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      for await (const chunk of this.io.input as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > limit) {
+          this.io.log(`zi: the prompt is over ${limit} bytes`);
+          return ONE_SHOT_EXIT.usage;
+        }
+        chunks.push(chunk);
+      }
+      piped = Buffer.concat(chunks).toString("utf8");
+    }
+    const parts = [this.options.prompt ?? "", piped].filter((part) => part.trim() !== "");
+    const prompt = parts.join("\n\n");
+    if (prompt === "") {
+      this.io.log("zi: -p needs a prompt (arguments, or text piped on stdin)");
+      return ONE_SHOT_EXIT.usage;
+    }
+    if (Buffer.byteLength(prompt) > limit) {
+      this.io.log(`zi: the prompt is over ${limit} bytes`);
+      return ONE_SHOT_EXIT.usage;
+    }
+    return prompt;
+  }
+}
+
+/**
+ * `--thinking LEVEL`: selected right after the runner selects the model (a level is clamped to what
+ * the model supports, so it can only be chosen once the model is known).
+ */
+function withThinking(module: SessionModule, level: ThinkingLevel | undefined): SessionModule {
+  if (level === undefined) return module;
+  const select = async () => {
+    if (module.session.getState().model.type === "selected") await module.thinking.select(level, undefined);
+  };
+  const models: SessionModule["models"] = Object.create(module.models);
+  models.select = async (provider, id) => {
+    const selected = await module.models.select(provider, id);
+    await select();
+    return selected;
+  };
+  const view: SessionModule = Object.create(module);
+  Object.defineProperties(view, {
+    models: { value: models },
+    restoreModel: { value: async () => (await module.restoreModel(), await select()) },
+  });
+  return view;
+}

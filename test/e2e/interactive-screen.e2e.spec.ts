@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { readFileSync, writeFileSync } from "node:fs";
+import { TmuxZi } from "../support/tmux-zi.js";
+
+const DOC = "docs/interactive.md";
+const BLOCK = /(<!-- screen: permission -->\n```text\n)([\s\S]*?)(```\n<!-- \/screen -->)/;
+/** The version in the header is the package's; the doc's screen holds for any. */
+const normalize = (screen: string) =>
+  screen
+    .split("\n")
+    .map((line) => line.trimEnd().replace(/^ zi \d+\.\d+\.\d+\S*/, " zi VERSION"))
+    .join("\n")
+    .replace(/\n+$/, "\n");
+
+let zi: TmuxZi | undefined;
+afterEach(() => zi?.kill());
+
+describe("docs/interactive.md's captured screen", () => {
+  it("is what zi draws at 80x24 while a tool call waits for approval (ZI_UPDATE_SCREENS=1 rewrites it)", async () => {
+    zi = new TmuxZi({
+      args: ["--model", "faux/scripted"],
+      width: 80,
+      height: 24,
+      settings: { permissions: { default: "ask" } },
+      fauxScript: [
+        { text: "I'll create it with `touch`.", toolCalls: [{ name: "bash", arguments: { command: "touch notes.txt" } }] },
+        { text: "Created **notes.txt**." },
+      ],
+    });
+    await zi.waitFor("thinking off");
+    zi.type("make an empty notes.txt");
+    zi.keys("Enter");
+    const screen = normalize(await zi.waitFor("n deny"));
+    const doc = readFileSync(DOC, "utf8");
+    if (process.env.ZI_UPDATE_SCREENS === "1") writeFileSync(DOC, doc.replace(BLOCK, (_all, open: string, _old: string, close: string) => `${open}${screen}${close}`));
+    else expect(screen).toBe(normalize(BLOCK.exec(doc)?.[2] ?? ""));
+    zi.type("y");
+    await zi.waitFor("Created notes.txt.");
+  }, 60000);
+});

@@ -1,0 +1,102 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ZI_BIN } from "./zi-process.js";
+
+const POLL_MS = 25;
+const DEADLINE_MS = 20000;
+let serial = 0;
+
+export interface TmuxZiOptions {
+  args: string[];
+  /** ZI_HOME's settings.json. */
+  settings?: object;
+  /** `faux/scripted`'s responses (passed as --faux-script). */
+  fauxScript?: object[];
+  width?: number;
+  height?: number;
+}
+
+/**
+ * The built `zi` in a real terminal: a tmux server of its own (a unique -L socket per instance), a
+ * fresh ZI_HOME, keys sent with send-keys and the screen read with capture-pane. Waiting is polling
+ * the screen for expected text until a deadline, never a fixed sleep. The exit status is written to a
+ * file by the pane's shell once zi ends.
+ */
+export class TmuxZi {
+  readonly dir: string;
+  readonly home: string;
+  readonly cwd: string;
+  private readonly socket = `zi-test-${process.pid}-${++serial}`;
+  private readonly statusFile: string;
+
+  constructor(options: TmuxZiOptions & { reuse?: TmuxZi }) {
+    // Another instance's directory and ZI_HOME: a later run of zi on the same machine.
+    this.dir = options.reuse?.dir ?? mkdtempSync(join(tmpdir(), "zi-tmux-"));
+    this.home = join(this.dir, "home");
+    this.cwd = this.dir;
+    this.statusFile = join(this.dir, `exit-status-${this.socket}`);
+    execFileSync("mkdir", ["-p", this.home]);
+    if (options.settings) writeFileSync(join(this.home, "settings.json"), JSON.stringify(options.settings));
+    const args = [...options.args];
+    if (options.fauxScript) {
+      const script = join(this.dir, "script.json");
+      writeFileSync(script, JSON.stringify({ responses: options.fauxScript }));
+      args.push("--faux-script", script);
+    }
+    const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+    // A clean environment: no provider key of the test runner's reaches zi.
+    const env = [`PATH=${process.env.PATH ?? ""}`, `ZI_HOME=${this.home}`, `HOME=${this.dir}`, "TERM=xterm-256color"].map(quote).join(" ");
+    const command = `env -i ${env} ${quote(process.execPath)} ${quote(ZI_BIN)} ${args.map(quote).join(" ")}; echo $? > ${quote(this.statusFile)}; sleep 3600`;
+    execFileSync("tmux", ["-L", this.socket, "-f", "/dev/null", "new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 30), "-c", this.cwd, command]);
+  }
+
+  /** Keys as tmux names them (`Enter`, `Escape`, `C-c`, `M-Enter`) or literal text with `literal`. */
+  keys(...keys: string[]): void {
+    execFileSync("tmux", ["-L", this.socket, "send-keys", ...keys]);
+  }
+
+  type(text: string): void {
+    execFileSync("tmux", ["-L", this.socket, "send-keys", "-l", text]);
+  }
+
+  /** The visible screen as text; with `escapes`, with its colours (SGR sequences) too. */
+  screen(escapes = false): string {
+    return execFileSync("tmux", ["-L", this.socket, "capture-pane", "-p", ...(escapes ? ["-e"] : [])], { encoding: "utf8" });
+  }
+
+  resize(width: number, height: number): void {
+    execFileSync("tmux", ["-L", this.socket, "resize-window", "-x", String(width), "-y", String(height)]);
+  }
+
+  /** Resolves with the screen once `expected` is on it; throws with the screen at the deadline. */
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), deadlineMs = DEADLINE_MS): Promise<string> {
+    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      const screen = this.screen();
+      if (test(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  /** zi's exit status, once it has exited. */
+  async exitStatus(deadlineMs = DEADLINE_MS): Promise<number> {
+    const deadline = Date.now() + deadlineMs;
+    while (!existsSync(this.statusFile) || readFileSync(this.statusFile, "utf8").trim() === "") {
+      if (Date.now() > deadline) throw new Error(`zi did not exit; the screen:\n${this.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    return Number(readFileSync(this.statusFile, "utf8").trim());
+  }
+
+  kill(): void {
+    try {
+      execFileSync("tmux", ["-L", this.socket, "kill-server"], { stdio: "ignore" });
+    } catch {
+      // already gone
+    }
+  }
+}
