@@ -9,6 +9,8 @@ import { SettingsStore } from "../config/settings-store.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { SessionCatalog } from "../journal/session-catalog.js";
+import { CheckpointStore } from "../journal/checkpoint-store.js";
+import { FileCheckpoints } from "../session/file-checkpoints.js";
 import { SessionLibrary } from "../session/session-library.js";
 import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
@@ -40,14 +42,12 @@ export class AgentSessionModule implements SessionModule {
   private constructor(
     readonly session: AgentSession,
     private readonly extensions: ExtensionRuntime,
-    private readonly journal: SessionJournal,
     private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
     private readonly context: SessionContext,
-    paths: ZiPaths,
-    cwd: string,
+    private readonly library: SessionLibrary,
   ) {
-    this.sessions = new SessionLibrary({ catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile), cwd });
+    this.sessions = library;
     this.models = session.models;
     this.thinking = session.thinking;
     this.commands = extensions.commands;
@@ -64,6 +64,8 @@ export class AgentSessionModule implements SessionModule {
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);
     const journal = AgentSessionModule.openJournal(options, paths, cwd, redact);
+    const checkpoints = new CheckpointStore(paths.checkpointsDir);
+    await SessionLibrary.finishRewind(journal, checkpoints);
     const projectTrusted = await isProjectTrusted({
       projectRoot: resolve(cwd),
       trustFlag: options.trustProject,
@@ -99,7 +101,20 @@ export class AgentSessionModule implements SessionModule {
       compaction: tuning.compaction(),
       systemPrompt: (tools) => context.render(tools),
       describeContext: () => context.summary(),
+      checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
+    const library = new SessionLibrary(
+      {
+        catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile),
+        checkpoints,
+        cwd,
+        sessionsDir: options.noSession ? null : paths.sessionsDir,
+        exportsDir: paths.exportsDir,
+        redact,
+      },
+      session,
+      journal,
+    );
     // One-shot mode has nobody to answer a permission request: such a call is denied at once.
     if (options.mode === "json") session.approvals.answerable = false;
     const childSessions = new ChildSessionFactory({
@@ -132,7 +147,7 @@ export class AgentSessionModule implements SessionModule {
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, journal, registry, settings, context, paths, cwd);
+    return new AgentSessionModule(session, extensions, registry, settings, context, library);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
@@ -186,6 +201,6 @@ export class AgentSessionModule implements SessionModule {
   async dispose(): Promise<void> {
     await this.session.dispose();
     await this.extensions.dispose();
-    this.journal.close();
+    this.library.close();
   }
 }

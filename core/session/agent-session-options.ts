@@ -1,4 +1,5 @@
 import type { ToolCallGuard } from "./tool-call-gate.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { ContextSummary } from "../wire/context-summary.js";
 import type { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
@@ -19,6 +20,8 @@ export type SessionJournalLike = Pick<
   | "getOutcomePage"
   | "buildContextMessages"
   | "toOutcome"
+  | "leafId"
+  | "pathEntries"
 >;
 
 /** Persists a settings patch (`SettingsStore.write` in production). */
@@ -68,6 +71,8 @@ export interface AgentSessionOptions {
   settingsWriter?: SettingsWriter;
   retry?: Partial<RetrySettings>;
   compaction?: Partial<CompactionSettings>;
+  /** Keeps what write and edit change, for `session.rewind` (none: not covered, e.g. delegated children). */
+  checkpoints?: FileCheckpoints;
   /** Receives one-line warnings (stderr by default). */
   warn?: (message: string) => void;
 }

@@ -24,7 +24,7 @@ export class AssistantStreamer {
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
     private readonly recorder: JournalAppender,
-    private readonly sessionId: string,
+    private readonly sessionId: () => string,
     private readonly warn: (message: string) => void,
   ) {}
 
@@ -39,7 +39,7 @@ export class AssistantStreamer {
       const events = await this.runtime.stream(model, context, {
         signal,
         thinkingLevel: this.store.thinkingLevel,
-        sessionId: this.sessionId,
+        sessionId: this.sessionId(),
       });
       for await (const event of events) {
         switch (event.type) {
