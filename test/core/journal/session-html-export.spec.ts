@@ -19,7 +19,9 @@ async function open(dir: string, journal: SessionJournal, name: string) {
 describe("the HTML export in headless chromium", () => {
   let dir: string;
   let cleanup: () => void;
-  beforeAll(() => ({ dir, cleanup } = tempDir()));
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir());
+  });
   afterAll(() => cleanup());
 
   it("shows the transcript (markdown, folded thinking, tool call, diff, image, branches) with no request and no console problem; planted markup runs nothing", async () => {
