@@ -5,6 +5,7 @@ import { redactStderr } from "../core/config/stderr-redaction.js";
 import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
+import { type ExportCommand, parseExportCommand } from "../core/cli/export-command.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import type { PermissionPort } from "../plugins/permissions/permission.port.js";
@@ -23,9 +24,10 @@ process.on("unhandledRejection", (reason) => {
   log(`zi: unhandled promise rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
 });
 
-let parsed: ReturnType<typeof parseCliOptions>;
+let parsed: ReturnType<typeof parseCliOptions> | ExportCommand;
 try {
-  parsed = parseCliOptions(process.argv.slice(2), process.env);
+  const argv = process.argv.slice(2);
+  parsed = argv[0] === "export" ? parseExportCommand(argv.slice(1)) : parseCliOptions(argv, process.env);
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
   log(`zi: ${error.message}`);
@@ -89,6 +91,9 @@ if (parsed === "help") {
   const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
   await print(JSON.stringify(generateProtocolSchema(families), null, 2));
   code = 0;
+} else if (typeof parsed === "object" && "command" in parsed) {
+  const { runExport } = await import("../core/cli/export-main.js");
+  code = await runExport(parsed, process.cwd(), print, log);
 } else if (parsed.mode === "prompt") {
   code = await printSystemPrompt(parsed);
 } else if (parsed.mode === "json") {

@@ -22,6 +22,7 @@ export const USAGE_TEXT = [
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
+  "       zi export JOURNAL [OUT]",
 ].join("\n");
 
 /** Parses argv strictly: unknown flags and positional arguments are refused. */

@@ -1,6 +1,7 @@
 import { entryLabel } from "./entry-label.js";
 import type { JournalEntry } from "./journal-types.js";
 import { escapeHtml, markdownHtml } from "./markdown-html.js";
+import { sessionTitle } from "./session-title.js";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -33,7 +34,11 @@ interface Node {
  * escaped, and the page carries a Content-Security-Policy that allows no script and no request.
  */
 export class SessionHtmlExport {
-  static render(entries: readonly JournalEntry[], leafId: string, title: string): string {
+  /** The page of a journal's entries (file order): the leaf is the last entry, the title the first prompt's first line. */
+  static render(entries: readonly JournalEntry[]): string {
+    const leafId = entries.at(-1)?.id ?? "";
+    const prompt = entries.find((entry) => entry.type === "message" && entry.message.role === "user");
+    const title = (prompt?.type === "message" ? sessionTitle(prompt.message.content) : null) ?? `Zi session ${entries[0]?.type === "session" ? entries[0].sessionId : ""}`;
     const nodes = new Map<string, Node>();
     let root: Node | undefined;
     let previous: Node | undefined;

@@ -8,7 +8,6 @@ import type { JournalEntry, RewindPlanFile } from "../journal/journal-types.js";
 import type { SessionCatalog } from "../journal/session-catalog.js";
 import { SessionHtmlExport } from "../journal/session-html-export.js";
 import { SessionJournal } from "../journal/session-journal.js";
-import { sessionTitle } from "../journal/session-title.js";
 import type { SessionsPort } from "../ports/sessions.port.js";
 import type {
   ExportFormat,
@@ -39,6 +38,9 @@ export interface SessionLibraryOptions {
   exportsDir: string;
   redact: (jsonLine: string) => string;
 }
+
+/** Files a refused rewind names in its message; the count says how many more. */
+const MAX_REPORTED_CONFLICTS = 20;
 
 type FileChange = { path: string; restore: string | null; expected: string | null };
 
@@ -131,7 +133,7 @@ export class SessionLibrary implements SessionsPort {
 
   async export(format: ExportFormat, path: string | undefined): Promise<ExportResult> {
     const out = path === undefined ? resolve(this.options.exportsDir, `${this.journal.sessionId}.${format}`) : resolve(this.options.cwd, path);
-    const text = format === "html" ? SessionLibrary.html(this.journal) : [...this.journal.entries()].map((entry) => JSON.stringify(entry)).join("\n") + "\n";
+    const text = format === "html" ? SessionHtmlExport.render([...this.journal.entries()]) : [...this.journal.entries()].map((entry) => JSON.stringify(entry)).join("\n") + "\n";
     try {
       mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
       writeFileSync(out, text, { mode: 0o600 });
@@ -144,13 +146,6 @@ export class SessionLibrary implements SessionsPort {
   /** Closes the current journal (the module's dispose). */
   close(): void {
     this.journal.close();
-  }
-
-  /** The page a journal exports as: `zi export` and `session.export` alike. */
-  static html(journal: SessionJournal): string {
-    const firstPrompt = journal.pathEntries().find((entry) => entry.type === "message" && entry.message.role === "user");
-    const title = (firstPrompt?.type === "message" ? sessionTitle(firstPrompt.message.content) : null) ?? `Zi session ${journal.sessionId}`;
-    return SessionHtmlExport.render([...journal.entries()], journal.leafId, title);
   }
 
   /**
@@ -229,11 +224,10 @@ export class SessionLibrary implements SessionsPort {
     }
     const conflicts = report.filter((file) => file.action === "conflict");
     if (conflicts.length > 0) {
-      throw new RpcError(
-        "operation_failed",
-        `rewind refused: ${conflicts.length} file(s) cannot be restored safely (pass force to restore changed files anyway); nothing was changed`,
-        conflicts.map((file) => ({ field: file.path, problem: file.reason ?? "conflict" })),
-      );
+      // A response error carries code and message only (docs/protocol.md): the report is the message.
+      const shown = conflicts.slice(0, MAX_REPORTED_CONFLICTS).map((file) => `${file.path}: ${file.reason}`);
+      const more = conflicts.length > shown.length ? `; and ${conflicts.length - shown.length} more` : "";
+      throw new RpcError("operation_failed", `rewind refused, nothing was changed (force restores changed files anyway): ${shown.join("; ")}${more}`);
     }
     if (plan.length === 0) return report;
     await this.session.record({ type: "rewind", phase: "begin", targetId: entryId, files: plan });

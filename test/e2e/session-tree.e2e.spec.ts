@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dumpDom } from "../support/headless-chromium.js";
@@ -14,7 +15,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.stop();
 });
 
-async function setup() {
+async function setup(args: string[] = ["--mode", "rpc"]) {
   const server = new OpenAICompatibleServer();
   servers.push(server);
   await server.start();
@@ -25,7 +26,7 @@ async function setup() {
   mkdirSync(cwd, { recursive: true });
   writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, apiKey: "sk-local", models: [{ id: "m", name: "M", input: ["text"] }] } } }));
   writeFileSync(join(cwd, "a.txt"), "original\n");
-  const zi = new ZiProcess({ ziHome: home, cwd, args: ["--mode", "rpc"] });
+  const zi = new ZiProcess({ ziHome: home, cwd, args });
   await zi.call("m", "model.select", { provider: "local", id: "m" });
   return { server, zi, cwd, home };
 }
@@ -96,5 +97,57 @@ describe("sessions as a tree over RPC (issue 28)", () => {
     // Had either planted piece run, the root element would carry the attribute it sets.
     expect(/<html[^>]*>/.exec(page.dom)![0]).not.toContain("data-pwned");
     expect(page.log).not.toMatch(/CONSOLE|Refused to/);
+
+    // `zi export JOURNAL OUT` writes the same page from the file alone.
+    const out = join(cwd, "exported.html");
+    const cli = new ZiProcess({ cwd, args: ["export", listed.sessions.find((session: any) => session.id === original).path, out] });
+    expect((await cli.exited).code).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain("third prompt");
+  }, 60_000);
+
+  it("a rewind refuses, file by file, where someone changed a file since the agent did; force restores it", async () => {
+    const { server, zi, cwd } = await setup();
+    server.enqueue({ type: "text", chunks: ["first answer"] }, { type: "tool_call", name: "write", arguments: { path: "a.txt", content: "agent\n" } }, { type: "text", chunks: ["ok"] });
+    await zi.call("p1", "session.prompt", { delivery: "direct", text: "first prompt" });
+    await zi.call("w1", "session.await_idle", {});
+    await zi.call("p2", "session.prompt", { delivery: "direct", text: "write it" });
+    await zi.call("w2", "session.await_idle", {});
+    writeFileSync(join(cwd, "a.txt"), "the user's own edit\n");
+    const tree = (await zi.call("t", "session.get_tree", {})).result;
+    const firstAnswer = tree.entries.find((entry: any) => entry.role === "assistant" && entry.label === "first answer");
+    const refused = await zi.call("r1", "session.rewind", { entryId: firstAnswer.id, restore: "both" });
+    expect(refused).toMatchObject({ ok: false, error: { code: "operation_failed" } });
+    expect(refused.error.message).toBe(`rewind refused, nothing was changed (force restores changed files anyway): ${join(cwd, "a.txt")}: it was changed since Zi's tools last wrote it`);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("the user's own edit\n");
+    expect((await zi.call("s", "session.get_state", {})).result.messageCount).toBe(6); // the conversation did not move either
+    const forced = await zi.call("r2", "session.rewind", { entryId: firstAnswer.id, restore: "files", force: true });
+    expect(forced.result.files).toEqual([{ path: join(cwd, "a.txt"), action: "restored" }]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
+    expect(await zi.call("n", "session.navigate", { entryId: "nope" })).toMatchObject({ ok: false, error: { code: "not_found" } });
+    await zi.close();
+  }, 60_000);
+
+  it("a rewind interrupted between its begin and end entries is finished when the journal is opened again", async () => {
+    const { server, zi, cwd, home } = await setup();
+    server.enqueue({ type: "tool_call", name: "write", arguments: { path: "a.txt", content: "agent\n" } }, { type: "text", chunks: ["ok"] });
+    await zi.call("p1", "session.prompt", { delivery: "direct", text: "write it" });
+    await zi.call("w1", "session.await_idle", {});
+    const file = (await zi.call("l", "session.list", {})).result.sessions[0].path;
+    const first = (await zi.call("t", "session.get_tree", {})).result.entries.find((entry: any) => entry.role === "user");
+    await zi.close();
+    // What a SIGKILL right after the begin entry leaves: the entry on disk, the files not yet written.
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const last = JSON.parse(lines.at(-1)!).id;
+    const begin = { type: "rewind", id: "crash001", parentId: last, timestamp: new Date().toISOString(), phase: "begin", targetId: first.id, files: [{ path: join(cwd, "a.txt"), restore: sha("original\n"), current: sha("agent\n") }] };
+    appendFileSync(file, `${JSON.stringify(begin)}\n`);
+    expect(existsSync(join(home, "checkpoints", sha("original\n")))).toBe(true);
+    const resumed = new ZiProcess({ ziHome: home, cwd, args: ["--mode", "rpc", "--session", file] });
+    await resumed.waitFor((frame) => frame.type === "ready");
+    expect(resumed.stderr).toContain(`finished an interrupted rewind to ${first.id}`);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
+    const ended = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").at(-1)!);
+    expect(ended).toMatchObject({ type: "rewind", phase: "end", targetId: first.id, parentId: "crash001" });
+    await resumed.close();
   }, 60_000);
 });

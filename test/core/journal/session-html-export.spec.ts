@@ -12,7 +12,7 @@ const PLANT = `<script>document.documentElement.dataset.pwned="script"</script><
 /** Writes the journal's page, opens it in chromium and answers what the page holds. */
 async function open(dir: string, journal: SessionJournal, name: string) {
   const file = join(dir, `${name}.html`);
-  writeFileSync(file, SessionHtmlExport.render([...journal.entries()], journal.leafId, "test"));
+  writeFileSync(file, SessionHtmlExport.render([...journal.entries()]));
   return visit(file);
 }
 
