@@ -11,7 +11,7 @@ describe("zi --help and zi --version", () => {
   it.each([["--help"], ["-h"]])("%s prints the usage on stdout and exits 0", (flag) => {
     const result = run([flag]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^usage: zi --mode rpc .*\n {7}zi --mode json .*\n {7}zi --mode acp .*\n {7}zi prompt .*\n {7}zi schema\n$/);
+    expect(result.stdout).toMatch(/^usage: zi --mode rpc .*\n {7}zi --mode json .*\n {7}zi --mode acp .*\n {7}zi prompt .*\n {7}zi schema\n {7}zi export JOURNAL \[OUT\]\n$/);
     expect(result.stderr).toBe("");
   });
 
