@@ -150,4 +150,34 @@ describe("sessions as a tree over RPC (issue 28)", () => {
     expect(ended).toMatchObject({ type: "rewind", phase: "end", targetId: first.id, parentId: "crash001" });
     await resumed.close();
   }, 60_000);
+
+  it("SIGKILL right after a navigate or a fork was announced loses neither: the resumed journal is at the new leaf, the fork is whole", async () => {
+    const { server, zi, cwd, home } = await setup();
+    server.enqueue({ type: "text", chunks: ["first answer"] }, { type: "text", chunks: ["second answer"] });
+    await zi.call("p1", "session.prompt", { delivery: "direct", text: "first prompt" });
+    await zi.call("w1", "session.await_idle", {});
+    await zi.call("p2", "session.prompt", { delivery: "direct", text: "second prompt" });
+    await zi.call("w2", "session.await_idle", {});
+    const file = (await zi.call("l", "session.list", {})).result.sessions[0].path;
+    const firstAnswer = (await zi.call("t", "session.get_tree", {})).result.entries.find((entry: any) => entry.label === "first answer");
+    zi.request("n", "session.navigate", { entryId: firstAnswer.id });
+    const moved = await zi.waitFor((frame) => frame.type === "session_event" && frame.event.type === "leaf_changed");
+    zi.child.kill("SIGKILL");
+    await zi.exited;
+
+    const resumed = new ZiProcess({ ziHome: home, cwd, args: ["--mode", "rpc", "--session", file] });
+    const ready = await resumed.waitFor((frame) => frame.type === "ready");
+    expect(ready.state.messageCount).toBe(2);
+    expect((await resumed.call("t", "session.get_tree", {})).result.leafId).toBe(moved.event.leafId);
+    resumed.request("f", "session.fork", { entryId: firstAnswer.id });
+    const switched = await resumed.waitFor((frame) => frame.type === "session_event" && frame.event.type === "session_switched");
+    resumed.child.kill("SIGKILL");
+    await resumed.exited;
+
+    const fork = new ZiProcess({ ziHome: home, cwd, args: ["--mode", "rpc", "--session", switched.event.path] });
+    const forkReady = await fork.waitFor((frame) => frame.type === "ready");
+    expect(forkReady.state).toMatchObject({ sessionId: switched.event.state.sessionId, messageCount: 2 });
+    expect(fork.stderr).toBe("");
+    await fork.close();
+  }, 60_000);
 });
