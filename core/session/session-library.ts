@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync, fsyncSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, fsyncSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { CheckpointStore } from "../journal/checkpoint-store.js";
@@ -79,14 +79,15 @@ export class SessionLibrary implements SessionsPort {
   }
 
   async navigate(entryId: string, summary: string | undefined): Promise<LeafMove> {
+    this.session.assertIdle();
     this.entry(entryId);
     const entry = await this.session.moveLeaf(entryId, summary);
     return { leafId: entry.id, messageCount: this.journal.messageCount };
   }
 
   async fork(entryId: string): Promise<SessionSwitch> {
-    this.entry(entryId);
     this.session.assertIdle();
+    this.entry(entryId);
     const path = this.journal.pathTo(entryId)!.filter((entry) => entry.type !== "session");
     const dir = this.options.sessionsDir;
     const next =
@@ -123,8 +124,8 @@ export class SessionLibrary implements SessionsPort {
   }
 
   async rewind(entryId: string, restore: RewindRestore, force: boolean): Promise<RewindResult> {
-    this.entry(entryId);
     this.session.assertIdle();
+    this.entry(entryId);
     let files: RewindFile[] = [];
     if (restore !== "conversation") files = await this.restoreFiles(entryId, force);
     if (restore !== "files") await this.session.moveLeaf(entryId, undefined);
@@ -255,7 +256,14 @@ export class SessionLibrary implements SessionsPort {
         if (!bytes) throw new Error("its earlier content is no longer in the checkpoint store");
         mkdirSync(dirname(file.path), { recursive: true });
         const temporary = `${file.path}.zi-rewind-${process.pid}`;
-        const fd = openSync(temporary, "w", 0o644);
+        // The restored file keeps the mode the file has now (or the tools' default for a new file).
+        let mode = 0o644;
+        try {
+          mode = statSync(file.path).mode & 0o7777;
+        } catch {
+          // absent now
+        }
+        const fd = openSync(temporary, "w", mode);
         try {
           writeSync(fd, bytes);
           fsyncSync(fd);

@@ -180,4 +180,47 @@ describe("sessions as a tree over RPC (issue 28)", () => {
     expect(fork.stderr).toBe("");
     await fork.close();
   }, 60_000);
+
+  it("session.new starts an empty session, session.switch by id comes back to the first; both are idle only", async () => {
+    const { server, zi } = await setup();
+    server.enqueue(
+      { type: "tool_call", name: "write", arguments: { path: "b.txt", content: "x" } },
+      { type: "text", chunks: ["denied, fine"] },
+      { type: "text", chunks: ["in the new one"] },
+    );
+    const first = (await zi.call("s", "session.get_state", {})).result.sessionId;
+    // A tool call waiting for a permission decision keeps the session running, for as long as the test needs.
+    await zi.call("pol", "permission.set_policy", { default: "ask", rules: [], waitSeconds: 600 });
+    await zi.call("p1", "session.prompt", { delivery: "direct", text: "first prompt" });
+    const asked = await zi.waitFor((frame) => frame.type === "session_event" && frame.event.type === "permission_requested");
+    const tree = (await zi.call("t", "session.get_tree", {})).result;
+    const entryId = tree.entries.find((entry: any) => entry.role === "user").id;
+    const calls = [
+      ["n0", "session.new", {}],
+      ["f0", "session.fork", { entryId }],
+      ["v0", "session.navigate", { entryId }],
+      ["r0", "session.rewind", { entryId, restore: "both" }],
+      ["s0", "session.switch", { id: first }],
+    ] as const;
+    for (const [id, method, params] of calls) {
+      expect(await zi.call(id, method, params)).toMatchObject({ ok: false, error: { code: "operation_failed", message: "session is running; wait until it is idle" } });
+    }
+    await zi.call("d", "permission.resolve", { requestId: asked.event.requestId, decision: "deny" });
+    await zi.call("w1", "session.await_idle", {});
+    const created = (await zi.call("n", "session.new", {})).result;
+    expect(created).toMatchObject({ messageCount: 0 });
+    expect(created.sessionId).not.toBe(first);
+    expect(zi.events("session_switched").at(-1)).toMatchObject({ reason: "new", state: { sessionId: created.sessionId, messageCount: 0, model: { type: "selected", id: "m" } } });
+    await zi.call("p2", "session.prompt", { delivery: "direct", text: "in the new session" });
+    await zi.call("w2", "session.await_idle", {});
+    // The new session's provider request holds only its own prompt.
+    expect(JSON.stringify(server.requests[2]!.body)).not.toContain("first prompt");
+    const back = (await zi.call("b", "session.switch", { id: first })).result;
+    expect(back).toMatchObject({ sessionId: first, messageCount: 4 });
+    expect(await zi.call("x", "session.switch", { id: "no-such-session" })).toMatchObject({ ok: false, error: { code: "not_found" } });
+    const listed = (await zi.call("l", "session.list", {})).result.sessions.map((session: any) => session.id);
+    expect(listed.sort()).toEqual([first, created.sessionId].sort());
+    await zi.close();
+  }, 60_000);
 });
+
