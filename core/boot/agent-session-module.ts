@@ -12,6 +12,7 @@ import { SessionCatalog } from "../journal/session-catalog.js";
 import { CheckpointStore } from "../journal/checkpoint-store.js";
 import { FileCheckpoints } from "../session/file-checkpoints.js";
 import { SessionLibrary } from "../session/session-library.js";
+import { SessionTree } from "../session/session-tree.js";
 import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
@@ -65,7 +66,7 @@ export class AgentSessionModule implements SessionModule {
     const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);
     const journal = AgentSessionModule.openJournal(options, paths, cwd, redact);
     const checkpoints = new CheckpointStore(paths.checkpointsDir);
-    await SessionLibrary.finishRewind(journal, checkpoints);
+    await SessionTree.finishRewind(journal, checkpoints);
     const projectTrusted = await isProjectTrusted({
       projectRoot: resolve(cwd),
       trustFlag: options.trustProject,
@@ -103,18 +104,13 @@ export class AgentSessionModule implements SessionModule {
       describeContext: () => context.summary(),
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
-    const library = new SessionLibrary(
-      {
-        catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile),
-        checkpoints,
-        cwd,
-        sessionsDir: options.noSession ? null : paths.sessionsDir,
-        exportsDir: paths.exportsDir,
-        redact,
-      },
+    const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
+    const tree = new SessionTree(
+      { catalog, checkpoints, cwd, sessionsDir: options.noSession ? null : paths.sessionsDir, exportsDir: paths.exportsDir, redact },
       session,
       journal,
     );
+    const library = new SessionLibrary({ catalog, cwd }, tree);
     // One-shot mode has nobody to answer a permission request: such a call is denied at once.
     if (options.mode === "json") session.approvals.answerable = false;
     const childSessions = new ChildSessionFactory({
