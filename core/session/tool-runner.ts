@@ -1,11 +1,11 @@
 import { AbortRace } from "./abort-race.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
 import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agent-tool.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
-import type { FileCheckpoints } from "./file-checkpoints.js";
 
 interface Outcome {
   result: AgentToolResult;
