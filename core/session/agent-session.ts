@@ -152,12 +152,13 @@ export class AgentSession implements SessionPort {
     this.assertIdle();
     const previous = this.journal.swap(next);
     this.usage.reset(next.entries());
+    await this.store.journalReplaced(announce);
+    // After the announcement, so that these entries' entry_appended events belong to the new session.
     const model = this.store.model?.descriptor;
     if (model && (next.model?.provider !== model.provider || next.model.modelId !== model.id)) {
-      this.recorder.append({ type: "model_change", provider: model.provider, modelId: model.id });
+      await this.recorder.append({ type: "model_change", provider: model.provider, modelId: model.id }).delivered;
     }
-    if (next.thinkingLevel !== this.store.thinkingLevel) this.recorder.append({ type: "thinking_level_change", thinkingLevel: this.store.thinkingLevel });
-    await this.store.journalReplaced(announce);
+    if (next.thinkingLevel !== this.store.thinkingLevel) await this.recorder.append({ type: "thinking_level_change", thinkingLevel: this.store.thinkingLevel }).delivered;
     return previous;
   }
 
