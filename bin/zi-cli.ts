@@ -6,6 +6,7 @@ import { setFlagsFromString } from "node:v8";
 import { UsageError, type ZiOptions, USAGE_TEXT, parseCliOptions } from "../core/cli/cli-options.js";
 import { ZiMain } from "../core/boot/zi-main.js";
 import { PiUsageError } from "../core/pi-rpc/pi-rpc-options.js";
+import { type ExportCommand, parseExportCommand } from "../core/cli/export-command.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 import type { PermissionPort } from "../plugins/permissions/permission.port.js";
@@ -24,9 +25,10 @@ if (!interactive) setFlagsFromString("--optimize-for-size");
 const shell = ProcessShell.install(protocolSink());
 const log = shell.log;
 
-let parsed: ReturnType<typeof parseCliOptions>;
+let parsed: ReturnType<typeof parseCliOptions> | ExportCommand;
 try {
-  parsed = parseCliOptions(process.argv.slice(2), process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: protocolTerminal() !== undefined });
+  const argv = process.argv.slice(2);
+  parsed = argv[0] === "export" ? parseExportCommand(argv.slice(1)) : parseCliOptions(argv, process.env, { stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: protocolTerminal() !== undefined });
 } catch (error) {
   if (error instanceof PiUsageError) {
     // pi's wording and exit code for pi's command line (docs/pi-rpc.md).
@@ -116,6 +118,9 @@ if (parsed === "help") {
   const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
   await print(JSON.stringify(generateProtocolSchema(families), null, 2));
   code = 0;
+} else if (typeof parsed === "object" && "command" in parsed) {
+  const { runExport } = await import("../core/cli/export-main.js");
+  code = await runExport(parsed, process.cwd(), print, log);
 } else if (parsed.mode === "prompt") {
   code = await printSystemPrompt(parsed);
 } else if (parsed.mode === "json") {

@@ -10,7 +10,10 @@ import type { Redactor } from "../config/redactor.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { SessionCatalog } from "../journal/session-catalog.js";
+import { CheckpointStore } from "../journal/checkpoint-store.js";
+import { FileCheckpoints } from "../session/file-checkpoints.js";
 import { SessionLibrary } from "../session/session-library.js";
+import { SessionTree } from "../session/session-tree.js";
 import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
@@ -39,20 +42,20 @@ export class AgentSessionModule implements SessionModule {
   readonly sessions: SessionsPort;
 
   get sessionFile(): string | null {
-    return this.journal.file;
+    // The current journal: session.new, fork and switch replace it.
+    return this.tree.current.file;
   }
 
   private constructor(
     readonly session: AgentSession,
     private readonly extensions: ExtensionRuntime,
-    private readonly journal: SessionJournal,
     private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
     private readonly context: SessionContext,
-    paths: ZiPaths,
-    cwd: string,
+    private readonly library: SessionLibrary,
+    private readonly tree: SessionTree,
   ) {
-    this.sessions = new SessionLibrary({ catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile), cwd });
+    this.sessions = library;
     this.models = session.models;
     this.thinking = session.thinking;
     this.commands = extensions.commands;
@@ -76,6 +79,8 @@ export class AgentSessionModule implements SessionModule {
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const redact = (jsonLine: string) => registry.credentials.redactJson(jsonLine);
     const journal = AgentSessionModule.openJournal(options, paths, cwd, redact);
+    const checkpoints = new CheckpointStore(paths.checkpointsDir);
+    await SessionTree.finishRewind(journal, checkpoints);
     const projectTrusted = await isProjectTrusted({
       projectRoot: resolve(cwd),
       trustFlag: options.trustProject,
@@ -113,7 +118,15 @@ export class AgentSessionModule implements SessionModule {
       budget: tuning.budget(),
       systemPrompt: (tools) => context.render(tools),
       describeContext: () => context.summary(),
+      checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
+    const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
+    const tree = new SessionTree(
+      { catalog, checkpoints, cwd, sessionsDir: options.noSession ? null : paths.sessionsDir, exportsDir: paths.exportsDir, redact },
+      session,
+      journal,
+    );
+    const library = new SessionLibrary({ catalog, cwd }, tree);
     // The one-shot modes have nobody to answer a permission request: such a call is denied at once.
     if (options.mode === "json" || options.mode === "print") session.approvals.answerable = false;
     const childSessions = new ChildSessionFactory({
@@ -146,7 +159,7 @@ export class AgentSessionModule implements SessionModule {
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, journal, registry, settings, context, paths, cwd);
+    return new AgentSessionModule(session, extensions, registry, settings, context, library, tree);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
@@ -200,6 +213,6 @@ export class AgentSessionModule implements SessionModule {
   async dispose(): Promise<void> {
     await this.session.dispose();
     await this.extensions.dispose();
-    this.journal.close();
+    this.library.close();
   }
 }

@@ -52,6 +52,7 @@ export const USAGE_TEXT = [
   "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
   "       zi prompt [--trust-project] [--extension PATH]...",
   "       zi schema",
+  "       zi export JOURNAL [OUT]",
   "       zi [--model PROVIDER/ID] [--thinking LEVEL] [-c | --resume] [same options] [PROMPT...]",
   "       zi -p [--model PROVIDER/ID] [same options] PROMPT...   (zi --help explains)",
 ].join("\n");

@@ -31,6 +31,7 @@ Usage:
   zi --mode pi-rpc [pi's flags]   pi 0.73.1's RPC protocol, for pi's clients
   zi prompt                       print the system prompt a session would send
   zi schema                       print the protocol's JSON Schema
+  zi export JOURNAL [OUT]         a session as one HTML page a browser opens
 
 Options:
   --model PROVIDER/ID   model to use, e.g. anthropic/claude-sonnet-4-5;

@@ -4,6 +4,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isString = (value: unknown): value is string => typeof value === "string";
+const isHash = (value: unknown): boolean => value === null || (typeof value === "string" && /^[0-9a-f]{64}$/.test(value));
 
 /**
  * Only the fields the indexes read are checked: a line that would make an index throw or lie is
@@ -29,6 +30,9 @@ const TYPE_CHECKS = new Map<string, (entry: Record<string, unknown>) => boolean>
   ["subagent", () => true],
   ["permission", () => true],
   ["compaction", (e) => isString(e.summary) && isString(e.firstKeptEntryId)],
+  ["branch", (e) => isString(e.fromId) && isString(e.parentId) && (e.summary === undefined || isString(e.summary))],
+  ["file_checkpoint", (e) => isString(e.path) && isHash(e.before) && isHash(e.after)],
+  ["rewind", (e) => (e.phase === "begin" || e.phase === "end") && isString(e.targetId) && (e.files === undefined || Array.isArray(e.files))],
 ]);
 
 /** Why a parsed journal line is not a usable entry, or null when it is. */

@@ -13,10 +13,13 @@ import type {
 } from "./journal-view-types.js";
 
 type ShownEntry = MessageEntry | CustomMessageEntry;
+type BranchEntry = Extract<JournalEntry, { type: "branch" }>;
+type ContextEntry = ShownEntry | BranchEntry;
 
 const SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 const SUMMARY_SUFFIX = "\n</summary>";
+const BRANCH_PREFIX = "The following is a summary of a branch of this conversation that was left to return here:\n\n<summary>\n";
 const NOT_MEASURED = -1;
 
 const epochMs = (iso: string): number => {
@@ -27,18 +30,30 @@ const epochMs = (iso: string): number => {
 /**
  * The in-memory views of one journal, updated entry by entry in journal order (on load and on
  * append), so every query costs O(its answer), never O(session length).
+ *
+ * The journal is a tree (docs/sessions.md): the current leaf is the last entry, every entry extends
+ * the path to it, and only a `branch` entry moves the leaf, to its `parentId` (an earlier entry).
+ * The transcript, the model's context and the latest compaction are views of the path from the root
+ * to the leaf, rebuilt when a branch entry moves it; outcomes, the work plan, the model and the
+ * thinking level are the file's latest. An entry's path parent is the leaf it was appended to (for a
+ * branch, its target), so a damaged line that was skipped never breaks a path.
  */
 export class JournalIndex {
   private readonly all: JournalEntry[] = [];
   private readonly seqById = new Map<string, number>();
+  /** By file position: the path position's predecessor (-1 for the root). */
+  private readonly pathParent: number[] = [];
+  /** The path from the root to the leaf, by file position, and each id's place on it. */
+  private path: number[] = [];
+  private pathPos = new Map<string, number>();
   /** The transcript of `session.get_messages`: messages and displayed custom messages. */
-  private readonly shown: ShownEntry[] = [];
+  private shown: ShownEntry[] = [];
   /** Encoded byte length of each shown item, measured when a page first touches it. */
-  private readonly shownBytes: number[] = [];
+  private shownBytes: number[] = [];
   private readonly outcomes: OutcomeEntry[] = [];
-  /** Everything the model may see (messages and all custom messages) with its journal position. */
-  private readonly contextEntries: ShownEntry[] = [];
-  private readonly contextSeqs: number[] = [];
+  /** Everything the model may see (messages, all custom messages, branch summaries) with its path position. */
+  private contextEntries: ContextEntry[] = [];
+  private contextSeqs: number[] = [];
   private compaction: { entry: CompactionEntry; seq: number } | null = null;
   private plan: WorkPlan = { revision: 0, steps: [] };
   private model: JournalModel | null = null;
@@ -46,17 +61,13 @@ export class JournalIndex {
 
   add(entry: JournalEntry): void {
     const seq = this.all.length;
+    const target = entry.type === "branch" && entry.parentId !== null ? this.seqById.get(entry.parentId) : undefined;
     this.all.push(entry);
     this.seqById.set(entry.id, seq);
+    this.pathParent.push(target ?? this.path.at(-1) ?? -1);
+    if (target !== undefined) this.rebuildPath(seq);
+    else this.extendPath(seq);
     switch (entry.type) {
-      case "message":
-        this.show(entry);
-        this.addContext(entry, seq);
-        break;
-      case "custom_message":
-        if (entry.display) this.show(entry);
-        this.addContext(entry, seq);
-        break;
       case "operation_outcome":
         this.outcomes.push(entry);
         break;
@@ -69,10 +80,73 @@ export class JournalIndex {
       case "thinking_level_change":
         this.thinking = entry.thinkingLevel;
         break;
+    }
+  }
+
+  /** The leaf: the last entry; a `branch` entry's own parentId says where it moved the leaf. */
+  get leafId(): string | null {
+    return this.lastEntryId;
+  }
+
+  /** Whether `id` is on the path from the root to the leaf. */
+  onPath(id: string): boolean {
+    return this.pathPos.has(id);
+  }
+
+  /** The entries from the root to the leaf, in order. */
+  pathEntries(): JournalEntry[] {
+    return this.path.map((seq) => this.all[seq]!);
+  }
+
+  /** The entries from the root to `id` (inclusive), or undefined for an unknown id. */
+  pathTo(id: string): JournalEntry[] | undefined {
+    let seq = this.seqById.get(id);
+    if (seq === undefined) return undefined;
+    const entries: JournalEntry[] = [];
+    for (; seq !== -1; seq = this.pathParent[seq]!) entries.push(this.all[seq]!);
+    return entries.reverse();
+  }
+
+  /** File positions, for paging the tree. */
+  entryAt(seq: number): JournalEntry | undefined {
+    return this.all[seq];
+  }
+
+  private extendPath(seq: number): void {
+    const entry = this.all[seq]!;
+    const position = this.path.length;
+    this.path.push(seq);
+    this.pathPos.set(entry.id, position);
+    switch (entry.type) {
+      case "message":
+        this.show(entry);
+        this.addContext(entry, position);
+        break;
+      case "custom_message":
+        if (entry.display) this.show(entry);
+        this.addContext(entry, position);
+        break;
+      case "branch":
+        if (entry.summary !== undefined) this.addContext(entry, position);
+        break;
       case "compaction":
-        this.compaction = { entry, seq };
+        this.compaction = { entry, seq: position };
         break;
     }
+  }
+
+  /** The leaf moved: the path views are those of the path to `seq` (O(its length); moves are rare). */
+  private rebuildPath(seq: number): void {
+    const chain: number[] = [];
+    for (let at = seq; at !== -1; at = this.pathParent[at]!) chain.push(at);
+    this.path = [];
+    this.pathPos = new Map();
+    this.shown = [];
+    this.shownBytes = [];
+    this.contextEntries = [];
+    this.contextSeqs = [];
+    this.compaction = null;
+    for (let i = chain.length - 1; i >= 0; i--) this.extendPath(chain[i]!);
   }
 
   has(id: string): boolean {
@@ -170,7 +244,7 @@ export class JournalIndex {
   buildContextMessages(): PiAi.Message[] {
     const compaction = this.compaction;
     if (!compaction) return this.contextEntries.map(JournalIndex.toContextMessage);
-    const keptSeq = this.seqById.get(compaction.entry.firstKeptEntryId) ?? compaction.seq;
+    const keptSeq = this.pathPos.get(compaction.entry.firstKeptEntryId) ?? compaction.seq;
     const messages: PiAi.Message[] = [
       {
         role: "user",
@@ -219,8 +293,11 @@ export class JournalIndex {
     return { index, ...JournalIndex.toShownMessage(entry) };
   }
 
-  private static toContextMessage(entry: ShownEntry): PiAi.Message {
+  private static toContextMessage(entry: ContextEntry): PiAi.Message {
     if (entry.type === "message") return entry.message;
+    if (entry.type === "branch") {
+      return { role: "user", content: [{ type: "text", text: BRANCH_PREFIX + (entry.summary ?? "") + SUMMARY_SUFFIX }], timestamp: epochMs(entry.timestamp) };
+    }
     return { role: "user", content: [{ type: "text", text: entry.content }], timestamp: epochMs(entry.timestamp) };
   }
 
@@ -229,7 +306,7 @@ export class JournalIndex {
     this.shownBytes.push(NOT_MEASURED);
   }
 
-  private addContext(entry: ShownEntry, seq: number): void {
+  private addContext(entry: ContextEntry, seq: number): void {
     this.contextEntries.push(entry);
     this.contextSeqs.push(seq);
   }

@@ -12,7 +12,10 @@ export type JournalEntryType =
   | "operation_outcome"
   | "subagent"
   | "permission"
-  | "compaction";
+  | "compaction"
+  | "branch"
+  | "file_checkpoint"
+  | "rewind";
 
 interface EntryBase {
   id: string;
@@ -34,7 +37,20 @@ export type JournalEntry = EntryBase &
     | { type: "subagent"; data: unknown }
     | { type: "permission"; data: unknown }
     | { type: "compaction"; summary: string; firstKeptEntryId: string; tokensBefore: number; usage?: PiAi.Usage }
+    /** Moves the leaf to its parentId (docs/sessions.md); `fromId` is the leaf it left, `summary` of that branch the model sees. */
+    | { type: "branch"; fromId: string; summary?: string }
+    /** A file Zi's write/edit tool changed: its content hashes before and after (null: absent), the before content in the checkpoint store. */
+    | { type: "file_checkpoint"; toolCallId: string; toolName: string; path: string; before: string | null; after: string | null }
+    /** A rewind of files: `begin` lists what it will write, `end` says it finished (an interrupted one is finished on the next start). */
+    | { type: "rewind"; phase: "begin" | "end"; targetId: string; files?: RewindPlanFile[] }
   );
+
+/** One file of a rewind: the content hash to restore (null: delete) and the hash it had before the rewind. */
+export interface RewindPlanFile {
+  path: string;
+  restore: string | null;
+  current: string | null;
+}
 
 /** What callers pass to `append`: the journal assigns `id`, `parentId` and `timestamp`. */
 export type JournalEntryInput = JournalEntry extends infer E

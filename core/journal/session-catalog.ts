@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { open, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { constants, statSync, type Stats } from "node:fs";
+import { open, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { SessionListItem, SessionListPage } from "../wire/session-tree-types.js";
 import { sessionTitle } from "./session-title.js";
@@ -88,11 +88,20 @@ export class SessionCatalog {
   private async doRefresh(): Promise<IndexRecord[]> {
     const [names, known] = await Promise.all([this.names(), this.readIndex()]);
     let changed = names.length !== known.size;
-    const records = await pool(names, async (name) => {
+    // A stat holds no file descriptor and costs microseconds: done in one synchronous pass (5,000
+    // files in about 30 ms), only the files that changed are read, CONCURRENCY at a time.
+    const records: (IndexRecord | undefined)[] = [];
+    const stale: { index: number; stats: Stats | undefined }[] = [];
+    for (const [index, name] of names.entries()) {
+      const stats = SessionCatalog.statOf(join(this.dir, name));
       const previous = known.get(name);
-      const record = await this.update(name, previous);
-      if (record !== previous) changed = true;
-      return record;
+      const unchanged = previous !== undefined && stats?.isFile() === true && previous.size === stats.size && previous.mtimeMs === stats.mtimeMs;
+      records.push(unchanged ? previous : undefined);
+      if (!unchanged) stale.push({ index, stats });
+    }
+    if (stale.length > 0) changed = true;
+    await pool(stale, async ({ index, stats }) => {
+      records[index] = await this.update(names[index]!, stats, known.get(names[index]!));
     });
     const kept = records.filter((record): record is IndexRecord => record !== undefined);
     if (changed) await this.writeIndex(kept);
@@ -129,16 +138,17 @@ export class SessionCatalog {
   }
 
   /** The record of `name` now: `previous` itself when the file did not change, undefined when it is no journal. */
-  private async update(name: string, previous: IndexRecord | undefined): Promise<IndexRecord | undefined> {
-    const file = join(this.dir, name);
-    let stats;
+  private static statOf(file: string): Stats | undefined {
     try {
-      stats = await stat(file);
+      return statSync(file);
     } catch {
       return undefined;
     }
-    if (!stats.isFile()) return undefined;
-    if (previous && previous.size === stats.size && previous.mtimeMs === stats.mtimeMs) return previous;
+  }
+
+  private async update(name: string, stats: Stats | undefined, previous: IndexRecord | undefined): Promise<IndexRecord | undefined> {
+    const file = join(this.dir, name);
+    if (!stats?.isFile()) return undefined;
     const fresh: IndexRecord = { name, size: 0, mtimeMs: 0, scanned: 0, id: null, cwd: null, created: null, title: null, messageCount: 0 };
     const base = previous && stats.size >= previous.scanned && previous.id !== null ? { ...previous } : fresh;
     base.size = stats.size;
@@ -206,13 +216,13 @@ export class SessionCatalog {
 }
 
 /** `work` over `items`, at most CONCURRENCY at a time, results in order. */
-async function pool<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      results[index] = await work(items[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, constants, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
 import { FILE_LIMITS, refusalReason } from "../config/bounded-file-reader.js";
@@ -59,6 +59,53 @@ export class SessionJournal {
     const journal = new SessionJournal(file, fd, 0, options.fsync ?? true, options.redact);
     journal.append({ type: "session", version: 1, sessionId, cwd });
     return journal;
+  }
+
+  /**
+   * A new journal holding `entries` (a path of another journal, header excluded) as they were written,
+   * each one's parent the entry before it, under a header naming the journal it came from. Written to
+   * a temporary name, synced and renamed, so a crash leaves either no fork or the whole fork.
+   */
+  static fork(dir: string, sessionId: string, cwd: string, entries: readonly JournalEntry[], forkedFrom: string | null, options: SessionJournalOptions = {}): SessionJournal {
+    if (!SAFE_SESSION_ID.test(sessionId)) throw new Error(`unsafe session id for a file name: ${sessionId}`);
+    const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`);
+    const temporary = `${file}.tmp`;
+    const redact = options.redact ?? ((line: string) => line);
+    const header = { type: "session", id: randomUUID().slice(0, 8), parentId: null, timestamp: new Date().toISOString(), version: 1, sessionId, cwd, ...(forkedFrom === null ? {} : { forkedFrom }) };
+    let parentId = header.id;
+    const lines = [JSON.stringify(header)];
+    for (const entry of entries) {
+      lines.push(redact(JSON.stringify({ ...entry, parentId })));
+      parentId = entry.id;
+    }
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const fd = openSync(temporary, "wx", 0o600);
+      try {
+        const bytes = Buffer.from(`${lines.join("\n")}\n`);
+        let written = 0;
+        while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, file);
+      const dirFd = openSync(dir, constants.O_RDONLY);
+      try {
+        fsyncSync(dirFd);
+      } finally {
+        closeSync(dirFd);
+      }
+    } catch (error) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // nothing was written
+      }
+      warn(`cannot create session journal ${file}: ${describe(error)}`);
+      throw new RpcError("operation_failed", "the forked session file could not be created");
+    }
+    return SessionJournal.open(file, options);
   }
 
   /**
@@ -175,6 +222,36 @@ export class SessionJournal {
     return this.index.lastEntryId;
   }
 
+  /** The current leaf (the last entry): the next entry's parent. */
+  get leafId(): string {
+    return this.index.leafId ?? "";
+  }
+
+  /** The journal this one was forked from (its header's `forkedFrom`), or null. */
+  get forkedFrom(): string | null {
+    const from = (this.header as { forkedFrom?: unknown }).forkedFrom;
+    return typeof from === "string" ? from : null;
+  }
+
+  /** The entries from the root to the leaf. */
+  pathEntries(): JournalEntry[] {
+    return this.index.pathEntries();
+  }
+
+  /** The entries from the root to `id` inclusive; undefined for an unknown id. */
+  pathTo(id: string): JournalEntry[] | undefined {
+    return this.index.pathTo(id);
+  }
+
+  onPath(id: string): boolean {
+    return this.index.onPath(id);
+  }
+
+  /** The entry at file position `seq` (0 is the header). */
+  entryAt(seq: number): JournalEntry | undefined {
+    return this.index.entryAt(seq);
+  }
+
   get entryCount(): number {
     return this.index.entryCount;
   }
@@ -204,11 +281,12 @@ export class SessionJournal {
   }
 
   /**
-   * Writes one entry (assigning id, parentId = previous entry's id, ISO timestamp) and indexes it.
+   * Writes one entry (assigning id, parentId = the leaf, or `branchFrom` for a branch entry, ISO
+   * timestamp) and indexes it.
    * The returned entry is the parsed form of the written line, i.e. exactly what a resume reads;
    * treat it as read-only. On a write failure nothing is indexed and the partial line is cut off.
    */
-  append(input: JournalEntryInput): JournalEntry {
+  append(input: JournalEntryInput, branchFrom?: string): JournalEntry {
     if (this.fd === null && this.file !== null) throw new RpcError("operation_failed", "the session journal is closed");
     if ((input.type === "session") !== (this.index.entryCount === 0)) {
       throw new Error("the session header is the journal's first entry and only that");
@@ -216,7 +294,10 @@ export class SessionJournal {
     let id: string;
     do id = randomUUID().slice(0, 8);
     while (this.index.has(id));
-    const base = { id, parentId: this.index.lastEntryId, timestamp: new Date().toISOString() };
+    // Only a branch entry names its parent (the entry it moves the leaf to); every other one extends the leaf.
+    if ((input.type === "branch") !== (branchFrom !== undefined)) throw new Error("a branch entry, and only one, names its parent");
+    if (branchFrom !== undefined && !this.index.has(branchFrom)) throw new RpcError("not_found", `no entry ${branchFrom} in this session`);
+    const base = { id, parentId: branchFrom ?? this.index.lastEntryId, timestamp: new Date().toISOString() };
     // `base` last too: a JS caller's stray id/parentId/timestamp must not win; `type` first reads well.
     // Scrubbed before it is parsed back: the file, the index and every event built from it agree.
     const line = this.redact(JSON.stringify(Object.assign({ type: input.type, ...base }, input, base)));

@@ -1,5 +1,6 @@
 import type { BudgetSettings } from "../wire/budget-types.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { ContextSummary } from "../wire/context-summary.js";
 import type { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
@@ -20,6 +21,8 @@ export type SessionJournalLike = Pick<
   | "getOutcomePage"
   | "buildContextMessages"
   | "toOutcome"
+  | "leafId"
+  | "pathEntries"
 >;
 
 /** Persists a settings patch (`SettingsStore.write` in production). */
@@ -71,6 +74,8 @@ export interface AgentSessionOptions {
   compaction?: Partial<CompactionSettings>;
   /** Run and session budgets from settings (`budget`); `session.set_budget` replaces them. */
   budget?: BudgetSettings;
+  /** Keeps what write and edit change, for `session.rewind` (none: not covered, e.g. delegated children). */
+  checkpoints?: FileCheckpoints;
   /** Receives one-line warnings (stderr by default). */
   warn?: (message: string) => void;
 }

@@ -1,5 +1,5 @@
 import type { ContextSummary } from "../wire/context-summary.js";
-import type { JournalEntry } from "../journal/journal-types.js";
+import type { JournalEntry, JournalEntryInput } from "../journal/journal-types.js";
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import { PiAiLoader } from "../models/pi-ai-loader.js";
@@ -20,6 +20,7 @@ import { RetryPolicy } from "./retry-policy.js";
 import { SessionCompactor } from "./session-compactor.js";
 import { SessionModels } from "./session-models.js";
 import { JournalAppender } from "./journal-appender.js";
+import { JournalHandle } from "./journal-handle.js";
 import { ExtensionRecords } from "./extension-records.js";
 import type { CustomMessageInput, OutcomeInput } from "./extension-records.js";
 import { SessionStateStore } from "./session-state-store.js";
@@ -76,7 +77,8 @@ export class AgentSession implements SessionPort {
   readonly toolGate: ToolCallGate;
   /** Tool calls waiting for a client's decision (in the state as `permissionRequests`). */
   readonly approvals: ToolApprovals;
-  private readonly journal: SessionJournalLike;
+  private readonly journal: JournalHandle;
+  private readonly recorder: JournalAppender;
   private readonly store: SessionStateStore;
   private readonly tracker = new CompletionTracker();
   private readonly records: ExtensionRecords;
@@ -95,8 +97,9 @@ export class AgentSession implements SessionPort {
   private readonly cwd: string;
 
   constructor(options: AgentSessionOptions) {
-    const { runtime, journal } = options;
+    const { runtime } = options;
     const warn = options.warn ?? warnOnStderr;
+    const journal = new JournalHandle(options.journal);
     this.journal = journal;
     this.watchers = new IdleWatchers(this.tracker, () => journal.messageCount);
     this.store = new SessionStateStore(journal, options.settings ?? {}, warn);
@@ -104,6 +107,7 @@ export class AgentSession implements SessionPort {
     this.usage = new UsageLedger(journal.entries());
     this.budget = new SessionBudget(this.usage, () => this.store.model, options.budget, warn);
     const recorder = new JournalAppender(journal, this.store, this.tracker, this.usage);
+    this.recorder = recorder;
     this.records = new ExtensionRecords(journal, this.store, recorder);
     this.cwd = options.cwd;
     this.toolGate = new ToolCallGate(options.cwd);
@@ -112,14 +116,14 @@ export class AgentSession implements SessionPort {
     this.thinking = new SessionThinking(runtime, this.store, recorder, preferred, options.settingsWriter);
     this.models = new SessionModels(runtime, this.store, recorder, this.thinking, journal.model, warn);
     const compaction = { ...DEFAULT_COMPACTION, ...options.compaction };
-    this.compactor = new SessionCompactor(runtime, this.store, recorder, journal, compaction, journal.sessionId, warn);
+    this.compactor = new SessionCompactor(runtime, this.store, recorder, journal, compaction, () => journal.sessionId, warn);
     this.loop = new AgentRunLoop({
       runtime,
       journal,
       store: this.store,
       recorder,
-      streamer: new AssistantStreamer(runtime, this.store, recorder, journal.sessionId, warn),
-      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd, options.toolGuard ?? this.toolGate.check),
+      streamer: new AssistantStreamer(runtime, this.store, recorder, () => journal.sessionId, warn),
+      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd, options.toolGuard ?? this.toolGate.check, options.checkpoints),
       compactor: this.compactor,
       retry: new RetryPolicy({ ...DEFAULT_RETRY, ...options.retry }),
       systemPrompt: options.systemPrompt,
@@ -156,6 +160,52 @@ export class AgentSession implements SessionPort {
    */
   announce(event: AgentSessionEvent): Promise<void> {
     return this.store.emit(event);
+  }
+
+  /**
+   * Puts another journal in place of the session's (session.new, fork, switch): idle only, checked
+   * and swapped in one step so no prompt slips between. The connection's model and thinking level
+   * stay, journaled in the new one where it records others; its queued input is discarded. Resolves
+   * once `announce(state)` (the `session_switched` event) was handed to the listeners; returns the
+   * journal it replaced, for the caller to close.
+   */
+  async replaceJournal(next: SessionJournalLike, announce: (state: SessionState) => AgentSessionEvent): Promise<SessionJournalLike> {
+    this.assertIdle();
+    const previous = this.journal.swap(next);
+    this.usage.reset(next.entries());
+    await this.store.journalReplaced(announce);
+    // After the announcement, so that these entries' entry_appended events belong to the new session.
+    const model = this.store.model?.descriptor;
+    if (model && (next.model?.provider !== model.provider || next.model.modelId !== model.id)) {
+      await this.recorder.append({ type: "model_change", provider: model.provider, modelId: model.id }).delivered;
+    }
+    if (next.thinkingLevel !== this.store.thinkingLevel) await this.recorder.append({ type: "thinking_level_change", thinkingLevel: this.store.thinkingLevel }).delivered;
+    return previous;
+  }
+
+  /**
+   * Moves the leaf to `entryId` with a `branch` entry (idle only): the next prompt branches there and
+   * the model sees the path to it. `summary` (of the branch left) joins the model's context.
+   */
+  async moveLeaf(entryId: string, summary: string | undefined): Promise<JournalEntry> {
+    this.assertIdle();
+    const fromId = this.journal.leafId;
+    const { entry, delivered } = this.recorder.append(summary === undefined ? { type: "branch", fromId } : { type: "branch", fromId, summary }, entryId);
+    await delivered;
+    await this.store.leafMoved({ type: "leaf_changed", leafId: entry.id, targetId: entryId, messageCount: this.journal.messageCount });
+    return entry;
+  }
+
+  /** Journals (and announces) an entry of the session's own making: file checkpoints, rewind records. */
+  record(input: JournalEntryInput): Promise<JournalEntry> {
+    const { entry, delivered } = this.recorder.append(input);
+    return delivered.then(() => entry);
+  }
+
+  /** Idle, nothing exclusive running, not disposed: what changing the session's journal needs. */
+  assertIdle(): void {
+    this.assertOpen();
+    if (this.run || this.exclusive || !this.settled) throw refused(`session is ${this.store.activity.type}; wait until it is idle`);
   }
 
   /** Admission is synchronous: the input is started, joined or queued before this returns a promise. */

@@ -25,7 +25,7 @@ export class AssistantStreamer {
     private readonly runtime: ModelRuntime,
     private readonly store: SessionStateStore,
     private readonly recorder: JournalAppender,
-    private readonly sessionId: string,
+    private readonly sessionId: () => string,
     private readonly warn: (message: string) => void,
   ) {}
 
@@ -41,7 +41,7 @@ export class AssistantStreamer {
       const events = await this.runtime.stream(model, context, {
         signal,
         thinkingLevel: this.store.thinkingLevel,
-        sessionId: this.sessionId,
+        sessionId: this.sessionId(),
       });
       // Per content block: a key split across deltas is held back until it is whole (and scrubbed).
       const scrubbers = new Map<number, Scrubbed>();

@@ -36,7 +36,7 @@ export class CompactionPlanner {
   constructor(private readonly journal: SessionJournalLike) {}
 
   plan(keepRecentTokens: number): CompactionPlan | undefined {
-    const entries = [...this.journal.entries()];
+    const entries = this.journal.pathEntries();
     let from = 0;
     let previousSummary: string | undefined;
     for (let index = entries.length - 1; index >= 0; index--) {

@@ -23,8 +23,8 @@ export class JournalAppender {
     private readonly ledger?: Pick<UsageLedger, "observe">,
   ) {}
 
-  append(input: JournalEntryInput): Appended {
-    const entry = this.journal.append(input);
+  append(input: JournalEntryInput, branchFrom?: string): Appended {
+    const entry = this.journal.append(input, branchFrom);
     this.ledger?.observe(entry);
     return { entry, delivered: this.store.entryAppended(entry) };
   }

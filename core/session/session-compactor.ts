@@ -40,7 +40,7 @@ export class SessionCompactor {
     private readonly recorder: JournalAppender,
     journal: SessionJournalLike,
     readonly settings: CompactionSettings,
-    private readonly sessionId: string,
+    private readonly sessionId: () => string,
     private readonly warn: (message: string) => void,
   ) {
     this.planner = new CompactionPlanner(journal);
@@ -91,7 +91,7 @@ export class SessionCompactor {
     };
     let reply: PiAi.AssistantMessage;
     try {
-      const events = await this.runtime.stream(model, context, { signal, thinkingLevel: "off", sessionId: this.sessionId });
+      const events = await this.runtime.stream(model, context, { signal, thinkingLevel: "off", sessionId: this.sessionId() });
       reply = await events.result();
     } catch (error) {
       if (signal.aborted) return { aborted: true };

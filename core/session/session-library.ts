@@ -12,51 +12,65 @@ import type {
   SessionSwitch,
   TreePage,
 } from "../wire/session-tree-types.js";
+import type { SessionTree } from "./session-tree.js";
 
 export interface SessionLibraryOptions {
-  /** The journals under ZI_HOME; null under `--no-session` with no ZI_HOME sessions to list. */
+  /** The journals under ZI_HOME. */
   catalog: SessionCatalog;
   /** The connection's working directory: `scope: "cwd"` lists the sessions started in it. */
   cwd: string;
 }
 
-const notYet = (method: string): RpcError => new RpcError("operation_failed", `${method} is not available in this build yet`);
-
 /**
- * The SESSIONS port: the journals under ZI_HOME and the connection's one parent session as a tree.
+ * The SESSIONS port: `session.list` over the journals under ZI_HOME (the one place sessions are
+ * listed), and the rest through the connection's SessionTree. Without one (a host that only lists,
+ * such as ACP's in-process methods) the tree methods answer operation_failed.
  */
 export class SessionLibrary implements SessionsPort {
-  constructor(private readonly options: SessionLibraryOptions) {}
+  constructor(
+    private readonly options: SessionLibraryOptions,
+    private readonly sessionTree?: SessionTree,
+  ) {}
 
   list(scope: SessionListScope, start: number, limit: number): Promise<SessionListPage> {
     return this.options.catalog.list(scope === "cwd" ? this.options.cwd : undefined, start, limit);
   }
 
-  getTree(_start: number, _limit: number): TreePage {
-    throw notYet("session.get_tree");
+  getTree(start: number, limit: number): TreePage {
+    return this.tree().getTree(start, limit);
   }
 
-  async navigate(_entryId: string, _summary: string | undefined): Promise<LeafMove> {
-    throw notYet("session.navigate");
+  navigate(entryId: string, summary: string | undefined): Promise<LeafMove> {
+    return this.tree().navigate(entryId, summary);
   }
 
-  async fork(_entryId: string): Promise<SessionSwitch> {
-    throw notYet("session.fork");
+  fork(entryId: string): Promise<SessionSwitch> {
+    return this.tree().fork(entryId);
   }
 
-  async newSession(): Promise<SessionSwitch> {
-    throw notYet("session.new");
+  newSession(): Promise<SessionSwitch> {
+    return this.tree().newSession();
   }
 
-  async switchSession(_target: { path?: string; id?: string }): Promise<SessionSwitch> {
-    throw notYet("session.switch");
+  switchSession(target: { path?: string; id?: string }): Promise<SessionSwitch> {
+    return this.tree().switchSession(target);
   }
 
-  async rewind(_entryId: string, _restore: RewindRestore, _force: boolean): Promise<RewindResult> {
-    throw notYet("session.rewind");
+  rewind(entryId: string, restore: RewindRestore, force: boolean): Promise<RewindResult> {
+    return this.tree().rewind(entryId, restore, force);
   }
 
-  async export(_format: ExportFormat, _path: string | undefined): Promise<ExportResult> {
-    throw notYet("session.export");
+  export(format: ExportFormat, path: string | undefined): Promise<ExportResult> {
+    return this.tree().export(format, path);
+  }
+
+  /** Closes the current journal (the module's dispose). */
+  close(): void {
+    this.sessionTree?.close();
+  }
+
+  private tree(): SessionTree {
+    if (!this.sessionTree) throw new RpcError("operation_failed", "this connection has no session tree: only session.list is served here");
+    return this.sessionTree;
   }
 }

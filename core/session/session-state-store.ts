@@ -54,6 +54,27 @@ export class SessionStateStore {
     for (const entry of journal.entries()) this.trackUsage(entry);
   }
 
+  /**
+   * Another journal became the session's: its work plan and context usage, then `event` (built from
+   * the new snapshot). Queued input is discarded first (announced), as it was meant for the old one.
+   */
+  async journalReplaced(event: (state: SessionState) => AgentSessionEvent): Promise<void> {
+    this.clearQueues();
+    await this.commit(() => {
+      this.plan = this.journal.workPlan;
+      this.usageTokens = undefined;
+      for (const entry of this.journal.pathEntries()) this.trackUsage(entry);
+    }, () => event(this.snapshot()));
+  }
+
+  /** The leaf moved within the journal: `event` once the new path's counts are in the state. */
+  leafMoved(event: AgentSessionEvent): Promise<void> {
+    return this.commit(() => {
+      this.usageTokens = undefined;
+      for (const entry of this.journal.pathEntries()) this.trackUsage(entry);
+    }, event);
+  }
+
   get activity(): Activity {
     return this.activityValue;
   }

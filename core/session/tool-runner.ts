@@ -1,4 +1,5 @@
 import { AbortRace } from "./abort-race.js";
+import type { FileCheckpoints } from "./file-checkpoints.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
 import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agent-tool.js";
@@ -29,6 +30,7 @@ export class ToolRunner {
     private readonly piAi: PiAiLoader,
     private readonly cwd: string,
     private readonly guard: ToolCallGuard,
+    private readonly checkpoints?: FileCheckpoints,
   ) {}
 
   async run(calls: PiAi.ToolCall[], tools: ReadonlyMap<string, AgentTool>, signal: AbortSignal): Promise<PiAi.ToolResultMessage[]> {
@@ -75,8 +77,13 @@ export class ToolRunner {
     if (gate.type === "aborted" || signal.aborted) return failure("Tool call skipped: the run was interrupted.");
     if (gate.value.action === "deny") return failure(gate.value.message);
     args = gate.value.args;
+    const checkpoint = this.checkpoints?.before(call.id, call.name, args);
     try {
-      const result = await this.execute(call, tool, args, signal);
+      const result = await this.execute(call, tool, args, signal).finally(async () => {
+        // Journaled whatever the outcome: a failed or interrupted edit may have changed the file too.
+        const entry = checkpoint && this.checkpoints?.after(checkpoint);
+        if (entry) await this.recorder.append(entry).delivered;
+      });
       if (!result || !Array.isArray(result.content)) return failure(`Tool "${call.name}" returned an invalid result.`);
       return { result, isError: result.isError === true };
     } catch (error) {

@@ -22,11 +22,19 @@ function addUsage(totals: UsageTotals, usage: Partial<PiAi.Usage> | undefined, c
  * summaries; tool calls are the tool results; children are the `subagent` end entries.
  */
 export class UsageLedger {
-  private readonly session = empty();
-  private readonly children = { ...empty(), tasks: 0 };
+  private session = empty();
+  private children = { ...empty(), tasks: 0 };
   private run: (UsageTotals & { active: boolean }) | null = null;
 
   constructor(entries: Iterable<JournalEntry> = []) {
+    for (const entry of entries) this.observe(entry);
+  }
+
+  /** Another journal became the session's (session.new, fork, switch): its spend, no run yet. */
+  reset(entries: Iterable<JournalEntry>): void {
+    this.session = empty();
+    this.children = { ...empty(), tasks: 0 };
+    this.run = null;
     for (const entry of entries) this.observe(entry);
   }
 

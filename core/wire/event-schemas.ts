@@ -49,6 +49,8 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
   ["auto_retry_start", event("auto_retry_start", { attempt: count, maxAttempts: count, delayMs: count, errorMessage: str })],
   ["auto_retry_end", event("auto_retry_end", { success: bool, attempt: count, finalError: str }, ["finalError"])],
   ["entry_appended", event("entry_appended", { entry: ref("JournalEntry") })],
+  ["leaf_changed", event("leaf_changed", { leafId: str, targetId: str, messageCount: count })],
+  ["session_switched", event("session_switched", { reason: { enum: ["new", "fork", "switch"] }, path: nullable(str), state: ref("SessionState") })],
   ["operation_outcome", event("operation_outcome", { outcome: ref("OperationOutcome") })],
   ["work_plan_changed", event("work_plan_changed", { workPlan: ref("WorkPlan") })],
   ["extension_error", event("extension_error", { extension: str, error: str })],
@@ -107,7 +109,7 @@ export const EVENT_DEFS: { readonly [K in "Message" | "JournalEntry"]: JsonSchem
       id: str,
       parentId: { type: ["string", "null"] },
       timestamp: str,
-      type: { enum: ["message", "model_change", "thinking_level_change", "custom", "custom_message", "work_plan", "operation_outcome", "subagent", "permission", "compaction"] },
+      type: { enum: ["message", "model_change", "thinking_level_change", "custom", "custom_message", "work_plan", "operation_outcome", "subagent", "permission", "compaction", "branch", "file_checkpoint", "rewind"] },
     }),
   },
 };

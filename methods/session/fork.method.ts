@@ -6,6 +6,7 @@ import { SESSION_SWITCH } from "./session-tree.schemas.js";
   params: EntryParams,
   summary: "Idle only. A new journal holding the path from the root to `entryId`; the connection continues in it (`session_switched`).",
   result: SESSION_SWITCH,
+  errors: ["not_found"],
 })
 export class ForkMethod implements RpcHandler<EntryParams> {
   constructor(@inject(SESSIONS) private readonly sessions: SessionsPort) {}

@@ -6,6 +6,7 @@ import { LEAF_MOVE } from "./session-tree.schemas.js";
   params: NavigateParams,
   summary: "Idle only. Moves the leaf to `entryId`: the model sees the path from the root to it, the next prompt branches there. `summary` of the branch left is journaled on the new path.",
   result: LEAF_MOVE,
+  errors: ["not_found"],
 })
 export class NavigateMethod implements RpcHandler<NavigateParams> {
   constructor(@inject(SESSIONS) private readonly sessions: SessionsPort) {}

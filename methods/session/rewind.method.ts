@@ -7,6 +7,7 @@ import { REWIND_RESULT } from "./session-tree.schemas.js";
   summary:
     "Idle only. `conversation`: the leaf moves to `entryId`. `files`: every file Zi's write/edit tools changed after it gets its earlier content back; a file changed since by someone else refuses the rewind (per-file report) unless `force`. bash's changes are not covered.",
   result: REWIND_RESULT,
+  errors: ["not_found"],
 })
 export class RewindMethod implements RpcHandler<RewindParams> {
   constructor(@inject(SESSIONS) private readonly sessions: SessionsPort) {}

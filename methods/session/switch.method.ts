@@ -6,6 +6,7 @@ import { SESSION_SWITCH } from "./session-tree.schemas.js";
   params: SwitchParams,
   summary: "Idle only. Replaces the connection's session with the journal at `path` or of session `id` (`session_switched`).",
   result: SESSION_SWITCH,
+  errors: ["not_found"],
 })
 export class SwitchMethod implements RpcHandler<SwitchParams> {
   constructor(@inject(SESSIONS) private readonly sessions: SessionsPort) {}

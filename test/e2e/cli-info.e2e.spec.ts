@@ -16,7 +16,7 @@ describe("zi --help and zi --version", () => {
     // The docs path is this checkout's, whose length the help cannot choose.
     expect(lines.filter((line) => !line.includes("/docs/") && line.length > 80)).toEqual([]);
     // Every mode and what it is for.
-    for (const mode of ["interactive session", "zi -p", "zi --mode rpc", "zi --mode json", "zi --mode acp", "zi --mode pi-rpc", "zi prompt", "zi schema"]) expect(result.stdout).toContain(mode);
+    for (const mode of ["interactive session", "zi -p", "zi --mode rpc", "zi --mode json", "zi --mode acp", "zi --mode pi-rpc", "zi prompt", "zi schema", "zi export"]) expect(result.stdout).toContain(mode);
     for (const flag of ["--model", "--thinking", "--continue", "--resume", "--session", "--no-session", "--extension", "--trust-project"]) expect(result.stdout).toContain(flag);
     // The environment, the files read and where the docs are.
     for (const text of ["ZI_HOME", "ANTHROPIC_API_KEY", "settings.json", "models.json", "AGENTS.md", "mcp.json", "skills"]) expect(result.stdout).toContain(text);

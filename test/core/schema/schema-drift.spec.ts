@@ -139,6 +139,15 @@ describe("the generated schema against the built zi (drift check)", () => {
     await call("permission.resolve", { requestId, decision: "allow_always" });
     await call("session.await_idle", { completionId: "s2" });
     await call("session.interrupt");
+    // The session tree: a leaf move (leaf_changed), a fork and a new session (session_switched).
+    const tree = (await call("session.get_tree")) as { entries: { id: string; type: string }[] };
+    const firstMessage = tree.entries.find((entry) => entry.type === "message")!.id;
+    await call("session.navigate", { entryId: firstMessage, summary: "left a branch" });
+    await call("session.rewind", { entryId: firstMessage, restore: "both" });
+    await call("session.export", { format: "jsonl" });
+    await call("session.fork", { entryId: firstMessage });
+    await call("session.list", { scope: "all" });
+    await call("session.new");
     await call("connection.set_events", { mode: "all" });
     await zi.connection.request("session.get_messages", { zz: 1 }).catch(() => {});
     expect((await zi.close()).code).toBe(0);
