@@ -123,6 +123,7 @@ export function parseCliOptions(
         break;
       case "--output-schema":
         options.outputSchemaFile = value();
+        break;
       case "-p":
       case "--print":
         print = true;

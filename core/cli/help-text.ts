@@ -4,13 +4,14 @@ import { RUN_EXIT_CODES } from "../json-mode/run-exit-codes.js";
 
 /** "0 completed, 1 failed, ...": from the one table of exit codes, wrapped to fit 80 columns. */
 const exitStatus = (): string => {
-  const words = `Exit status (-p, --mode json): ${Object.entries(RUN_EXIT_CODES).map(([status, code]) => `${code} ${status.replace(/_/g, " ")}`).join(", ")}.`.split(" ");
-  const lines = [""];
-  for (const word of words) {
-    if (lines[lines.length - 1].length + word.length + 1 > 78) lines.push("");
-    lines[lines.length - 1] += (lines[lines.length - 1] ? " " : "") + word;
-  }
-  return lines.join("\n  ").trimStart();
+  const parts = Object.entries(RUN_EXIT_CODES).map(([status, code]) => `${code} ${status.replace(/_/g, " ")}`);
+  const lines = ["Exit status (-p, --mode json):"];
+  parts.forEach((part, i) => {
+    const piece = `${part}${i === parts.length - 1 ? "." : ","}`;
+    if (lines[lines.length - 1].length + piece.length + 1 > 78) lines.push(" ");
+    lines[lines.length - 1] += ` ${piece}`;
+  });
+  return lines.join("\n");
 };
 
 /**

@@ -84,14 +84,16 @@ describe("zi --mode pi-rpc driven by pi 0.73.1's RpcClient, unchanged", () => {
     expect(await client.getLastAssistantText()).toBe("Echo: hello");
     await client.steer("and then");
     await client.abort();
-    const fresh = await answer(client.newSession());
-    const forkable = await answer(client.getForkMessages());
-    const fork = await answer(client.fork(forkable.ok && forkable.value[0] ? forkable.value[0].entryId : "no-such-entry"));
-    // Until the session-tree methods are implemented they answer with their reason, in pi's error shape.
-    for (const outcome of [fresh, forkable, fork]) if (!outcome.ok) expect(outcome.error.length).toBeGreaterThan(10);
     const stats = await client.getSessionStats();
     expect(stats).toMatchObject({ userMessages: 1, assistantMessages: 1, totalMessages: 2, toolCalls: 0, toolResults: 0 });
     expect(stats.tokens.total).toBe(stats.tokens.input + stats.tokens.output + stats.tokens.cacheRead + stats.tokens.cacheWrite);
+    // The session-tree methods behind fork and new_session: pi forks before the chosen user message and
+    // hands its text back for editing; a new session starts empty.
+    const forkable = await client.getForkMessages();
+    expect(forkable.map((message) => message.text)).toEqual(["hello"]);
+    expect(await client.fork(forkable[0].entryId)).toEqual({ text: "hello", cancelled: false });
+    expect(await client.newSession()).toEqual({ cancelled: false });
+    expect(await client.getSessionStats()).toMatchObject({ userMessages: 0, assistantMessages: 0, totalMessages: 0 });
   });
 
   it("every client method answers: a success, or pi's error response with Zi's reason", async () => {
