@@ -1,5 +1,5 @@
 import { Container, SelectList, Text, TUI } from "@mariozechner/pi-tui";
-import { AcpSessionStore } from "../acp/acp-session-store.js";
+import { SessionCatalog } from "../journal/session-catalog.js";
 import type { ZiOptions } from "../cli/cli-options.js";
 import type { ThinkingLevel } from "../wire/session-types.js";
 import { ZiPaths } from "../config/zi-paths.js";
@@ -16,6 +16,9 @@ import { replayTranscript } from "./transcript-replay.js";
 import { ScreenTerminal } from "./screen-terminal.js";
 import type { SessionEnd } from "./slash-commands.js";
 
+/** How many of this directory's sessions `--resume` offers, newest first. */
+const PICKER_SESSIONS = 50;
+
 /** What the interactive mode takes from the process shell (core/shell/process-shell.ts). */
 export type InteractiveShell = Pick<ProcessShell, "onShutdown" | "adopt"> & { redactor: Pick<Redactor, "redact"> };
 
@@ -29,8 +32,8 @@ export type InteractiveShell = Pick<ProcessShell, "onShutdown" | "adopt"> & { re
 export class InteractiveMain {
   private readonly tui: TUI;
   private readonly header = new Text("", 1, 0);
-  private readonly store: AcpSessionStore;
-  private readonly sessionsDir: string;
+  /** The one place sessions are listed (session.list's catalog): --continue, --resume and /resume read it. */
+  private readonly catalog: SessionCatalog;
   /** The model and thinking level a `/new` session starts with: the last session's. */
   private carried: { model?: { provider: string; id: string }; thinking?: ThinkingLevel } = {};
   /** The session on screen, where stderr lines go. */
@@ -48,8 +51,8 @@ export class InteractiveMain {
     if (!screen) throw new Error("the interactive mode needs a terminal on stdout");
     // The screen is scrubbed of known secrets as RPC frames are.
     this.tui = new TUI(new ScreenTerminal(screen, (text) => shell.redactor.redact(text)));
-    this.sessionsDir = new ZiPaths({ env: process.env, cwd: process.cwd() }).sessionsDir;
-    this.store = new AcpSessionStore(this.sessionsDir);
+    const paths = new ZiPaths({ env: process.env, cwd: process.cwd() });
+    this.catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
   }
 
   async run(): Promise<number> {
@@ -140,17 +143,17 @@ export class InteractiveMain {
   }
 
   private async latest(cwd: string): Promise<string | undefined> {
-    const found = await latestSessionFile(this.sessionsDir, cwd);
+    const found = await latestSessionFile(this.catalog, cwd);
     if (!found) this.log("zi: no earlier session in this directory: starting a new one");
     return found;
   }
 
   /** `--resume` and `/resume`: the sessions of this directory, newest first; Esc starts a new one. */
   private async choose(cwd: string): Promise<string | undefined | "cancel"> {
-    const { sessions } = await this.store.list(cwd, undefined);
+    const { sessions } = await this.catalog.list(cwd, 0, PICKER_SESSIONS);
     if (sessions.length === 0) return undefined;
     const list = new SelectList(
-      sessions.map((session) => ({ value: session.sessionId, label: session.title ?? "(no prompt)", description: session.updatedAt?.replace("T", " ").slice(0, 16) })),
+      sessions.map((session) => ({ value: session.path, label: session.title ?? "(no prompt)", description: session.modified.replace("T", " ").slice(0, 16) })),
       12,
       selectListTheme,
     );
@@ -159,13 +162,13 @@ export class InteractiveMain {
     this.tui.addChild(list);
     this.tui.setFocus(list);
     this.tui.requestRender();
-    const id = await new Promise<string | undefined>((resolve) => {
+    const path = await new Promise<string | undefined>((resolve) => {
       list.onSelect = (item) => resolve(item.value);
       list.onCancel = () => resolve(undefined);
     });
     this.tui.removeChild(title);
     this.tui.removeChild(list);
-    return id === undefined ? undefined : (await this.store.find(id))?.file;
+    return path;
   }
 
   /** A terminal stderr is the screen too: its lines go into the transcript while the screen is up. */

@@ -1,8 +1,7 @@
-import { AcpSessionStore } from "../acp/acp-session-store.js";
+import { SessionCatalog } from "../journal/session-catalog.js";
 
 /** `--continue`: the journal of this directory's most recently written session, if there is one. */
-export async function latestSessionFile(sessionsDir: string, cwd: string): Promise<string | undefined> {
-  const store = new AcpSessionStore(sessionsDir);
-  const { sessions } = await store.list(cwd, undefined);
-  return sessions[0] === undefined ? undefined : (await store.find(sessions[0].sessionId))?.file;
+export async function latestSessionFile(catalog: SessionCatalog, cwd: string): Promise<string | undefined> {
+  const { sessions } = await catalog.list(cwd, 0, 1);
+  return sessions[0]?.path;
 }

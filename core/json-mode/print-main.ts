@@ -4,6 +4,7 @@ import type { SessionModule } from "../boot/session-module.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { latestSessionFile } from "../interactive/latest-session.js";
+import { SessionCatalog } from "../journal/session-catalog.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
 
@@ -47,8 +48,9 @@ export class PrintMain {
     let module: SessionModule;
     try {
       // -c: the latest session of this directory goes on (a new one when there is none).
-      const sessionsDir = new ZiPaths({ env: process.env, cwd: process.cwd() }).sessionsDir;
-      const sessionFile = this.options.pick === "continue" ? await latestSessionFile(sessionsDir, process.cwd()) : this.options.sessionFile;
+      const paths = new ZiPaths({ env: process.env, cwd: process.cwd() });
+      const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
+      const sessionFile = this.options.pick === "continue" ? await latestSessionFile(catalog, process.cwd()) : this.options.sessionFile;
       module = await this.createModule({ ...this.options, sessionFile });
     } catch (error) {
       this.io.log(`zi: cannot start: ${(error as Error).message}`);
