@@ -109,7 +109,7 @@ export class SearchWorkerPool {
           } else if (now - pooled.stillSince >= STALL_MS) {
             busy.delete(pooled);
             void pooled.worker.terminate();
-            finish(new Error(`the pattern ran for over ${STALL_MS / 1000} s on one file without finishing (without ripgrep, patterns such as (a+)+$ can take exponential time); simplify the pattern, or install ripgrep.`));
+            finish(new Error(`grep: the pattern ran for over ${STALL_MS / 1000} s on one file without finishing (without ripgrep, patterns such as (a+)+$ can take exponential time); simplify the pattern, or install ripgrep.`));
             return;
           }
         }
