@@ -3,7 +3,7 @@
 // ripgrep and with the Node search, and side by side with pi 0.73.1's grep and find (installed on
 // first use into a cache directory, not as a project dependency; its find needs fd, Debian's
 // `fdfind`). The tools are called in this process, as a session calls them.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { searchTree } from "./search-tree.mjs";
 import { median } from "./stats.mjs";
 
 const NO_MATCH = "zi_bench_no_such_token_7f3a";
+/** Found on many lines of most files: a search that must stop early to be fast. */
+const MANY = "function";
+const MANY_SHOWN = 100;
 const PI_VERSION = "0.73.1";
 const run = promisify(execFile);
 
@@ -80,7 +83,20 @@ export async function measureSearch(report, { root, reps }) {
   const rg = (args) => run("rg", ["--hidden", "--glob", "!.git", ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch((error) => {
     if (error.code !== 1) throw error;
   });
+  /** rg stopped once it has printed `lines` matches, as pi stops it: the floor for a limited search. */
+  const rgLimited = (args, lines) =>
+    new Promise((resolve, reject) => {
+      const child = spawn("rg", ["--hidden", "--glob", "!.git", ...args], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] });
+      let seen = 0;
+      child.stdout.on("data", (chunk) => {
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) if (++seen === lines) child.kill("SIGKILL");
+      });
+      child.once("error", reject);
+      child.once("close", () => (seen >= Math.min(lines, 1) ? resolve() : reject(new Error("search bench: limited rg found nothing"))));
+    });
   const zi = {
+    grepMany: async () => expect(await new GrepTool().execute({ pattern: MANY }, context), (t) => t.split("\n").length > MANY_SHOWN && t.includes("more exist"), "grep (many)"),
+    grepManyNode: async () => expect(await new GrepTool(false).execute({ pattern: MANY }, context), (t) => t.split("\n").length > MANY_SHOWN && t.includes("more exist"), "grep (many, Node)"),
     grepRg: async () => expect(await new GrepTool().execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep"),
     grepNode: async () => expect(await new GrepTool(false).execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep (Node)"),
     findRg: async () => expect(await new FindTool().execute({ pattern: "*.ts" }, context), (t) => t.startsWith("packages/") || t.startsWith("src/"), "find"),
@@ -88,14 +104,23 @@ export async function measureSearch(report, { root, reps }) {
   };
   const label = `${files.toLocaleString("en-US")} files`;
 
+  // The Node rows' results must equal ripgrep's, or their ratios mean nothing.
+  const same = async (pattern) => {
+    const [withRg, withNode] = [await new GrepTool().execute({ pattern }, context), await new GrepTool(false).execute({ pattern }, context)];
+    if (text(withRg) !== text(withNode)) throw new Error(`search bench: grep ${pattern} differs with and without ripgrep`);
+  };
+  await same(MANY);
+  const many = await compare({ zi: zi.grepMany, ziNode: zi.grepManyNode, rg: () => rgLimited(["--", MANY, "."], MANY_SHOWN) }, reps);
   const grep = await compare({ zi: zi.grepRg, ziNode: zi.grepNode, rg: () => rg(["--", NO_MATCH, "."]) }, reps);
   const find = await compare({ zi: zi.findRg, ziNode: zi.findNode, rg: () => rg(["--files", "."]) }, reps);
   const row = (name, samples, baseline, target) =>
     report.ratio({ name, unit: "ms", zi: median(samples), baseline: median(baseline), better: "lower", target, samples: { zi: samples, baseline } });
-  row(`search: grep, no match, ${label} (rg installed) vs rg`, grep.zi, grep.rg, 2);
-  row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 6);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (rg installed) vs rg stopped at ${MANY_SHOWN}`, many.zi, many.rg, 1.5);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (Node search) vs rg stopped at ${MANY_SHOWN}`, many.ziNode, many.rg, null);
+  row(`search: grep, no match, ${label} (rg installed) vs rg`, grep.zi, grep.rg, 1.2);
+  row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 4);
   row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
-  row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, null);
+  row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, 2);
 
   let pi;
   try {
@@ -109,6 +134,8 @@ export async function measureSearch(report, { root, reps }) {
     const result = await tool.execute("bench", params, undefined, undefined);
     if (!Array.isArray(result?.content)) throw new Error(`search bench: pi's ${tool.name} returned no content`);
   };
+  const manyPi = await compare({ zi: zi.grepMany, pi: piCall(piGrep, { pattern: MANY, limit: MANY_SHOWN }) }, reps);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label}: Zi vs pi ${PI_VERSION}`, manyPi.zi, manyPi.pi, 1.2);
   const withPi = await compare({ zi: zi.grepRg, pi: piCall(piGrep, { pattern: NO_MATCH }), rg: () => rg(["--", NO_MATCH, "."]) }, reps);
   row(`search: pi ${PI_VERSION} grep, no match, ${label} vs rg`, withPi.pi, withPi.rg, null);
   row(`search: grep, no match, ${label}: Zi vs pi ${PI_VERSION}`, withPi.zi, withPi.pi, null);
