@@ -97,7 +97,7 @@ const sections = {
   stalled: () => measureStalledReader(report, { ...config.stalled, ziScript }),
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
-  search: () => measureSearch(report, { root: ROOT, ...config.search }),
+  search: () => measureSearch(report, { root: ROOT, children, ...config.search }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

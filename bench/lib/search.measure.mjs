@@ -5,6 +5,8 @@
 // `fdfind`). The tools are called in this process, as a session calls them.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { BenchChildren } from "./bench-children.mjs";
+import { FrameType } from "./frame-reader.mjs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -70,7 +72,51 @@ const has = (command) => {
   }
 };
 
-export async function measureSearch(report, { root, reps }) {
+/**
+ * The same grep as a session's tool call over RPC: a `faux/scripted` reply asks for it, and the time
+ * runs from writing `session.prompt` to reading the `tool_execution_end` frame (the model step, the
+ * tool, its events, the frame); the in-process call is timed in the same rounds.
+ */
+async function rpcToolRow(children, report, { dir, reps, inProcess, label }) {
+  const args = { pattern: NO_MATCH, path: dir };
+  const responses = [];
+  for (let rep = 0; rep <= reps; rep++) responses.push({ toolCalls: [{ name: "grep", arguments: args }] }, { text: "done" });
+  const scriptFile = children.file("search-rpc-script.json");
+  writeFileSync(scriptFile, JSON.stringify({ responses }));
+  const zi = await BenchChildren.started(children.spawnZi("zi (search over rpc)", { ZI_FAUX_SCRIPT: scriptFile }));
+  const selected = await zi.request("model.select", { provider: "faux", id: "scripted" });
+  if (!selected.ok) throw new Error(`search bench: model.select faux/scripted failed: ${JSON.stringify(selected.error)}`);
+  let endedAt = 0;
+  zi.tap = (line, _sequence, type) => {
+    if (type === FrameType.sessionEvent && line.includes('"tool_execution_end"')) endedAt = performance.now();
+  };
+  const samples = { rpc: [], inProcess: [] };
+  for (let rep = 0; rep <= reps; rep++) {
+    const start = performance.now();
+    const prompt = await zi.request("session.prompt", { delivery: "direct", text: `grep ${rep}`, completionId: `g${rep}` });
+    if (!prompt.ok) throw new Error(`search bench: prompt refused: ${JSON.stringify(prompt.error)}`);
+    const idle = await zi.request("session.await_idle", { completionId: `g${rep}` });
+    if (!idle.ok || idle.result.completion?.text !== "done" || endedAt < start) throw new Error(`search bench: the grep prompt did not complete: ${JSON.stringify(idle)}`);
+    const rpcMs = endedAt - start;
+    const inProcessMs = await timed(inProcess);
+    if (rep > 0) {
+      samples.rpc.push(rpcMs);
+      samples.inProcess.push(inProcessMs);
+    }
+  }
+  await zi.close();
+  report.ratio({
+    name: `search: grep, no match, ${label}: tool result over RPC vs in process`,
+    unit: "ms",
+    zi: median(samples.rpc),
+    baseline: median(samples.inProcess),
+    better: "lower",
+    target: 1.1,
+    samples: { zi: samples.rpc, baseline: samples.inProcess },
+  });
+}
+
+export async function measureSearch(report, { root, reps, children }) {
   if (!has("rg")) return report.skip("search", "ripgrep (rg) is not installed: it is the baseline");
   const { dir, files } = searchTree(root);
   const { GrepTool } = await import(pathToFileURL(join(root, "dist/plugins/coding-tools/grep.tool.js")).href);
@@ -121,6 +167,8 @@ export async function measureSearch(report, { root, reps }) {
   row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 4);
   row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
   row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, 2);
+
+  await rpcToolRow(children, report, { dir, reps, inProcess: zi.grepRg, label });
 
   let pi;
   try {
