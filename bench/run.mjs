@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,prompt] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,prompt,acp] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { BenchChildren } from "./lib/bench-children.mjs";
 import { BenchReport } from "./lib/bench-report.mjs";
+import { measureAcpFirstReply } from "./lib/acp-first-reply.measure.mjs";
 import { measureBigRecord } from "./lib/big-record.measure.mjs";
 import { measureDelegation } from "./lib/delegation.measure.mjs";
 import { measureFirstResponses } from "./lib/first-response.measure.mjs";
@@ -28,7 +29,7 @@ import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "prompt"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "prompt", "acp"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -45,6 +46,7 @@ const FULL = {
   delegation: { reps: 5 },
   search: { reps: 7 },
   prompt: { reps: 7 },
+  acp: { reps: 5 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -59,6 +61,7 @@ const QUICK = {
   delegation: { reps: 2 },
   search: { reps: 2 },
   prompt: { reps: 2 },
+  acp: { reps: 2 },
 };
 
 const { values: args } = parseArgs({
@@ -102,6 +105,7 @@ const sections = {
   delegation: () => measureDelegation(children, report, config.delegation),
   search: () => measureSearch(report, { root: ROOT, children, ...config.search }),
   prompt: () => measureFirstPrompt(children, report, config.prompt),
+  acp: () => measureAcpFirstReply(children, report, { ...config.acp, ziScript }),
 };
 const meta = {
   createdAt: new Date().toISOString(),
