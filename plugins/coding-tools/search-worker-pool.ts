@@ -15,6 +15,8 @@ const WATCH_EVERY_MS = 250;
 const FIRST_BATCH = 16;
 const LARGEST_BATCH = 512;
 const MAX_WORKERS = 4;
+/** An idle worker is ended after this long: a session that searched once does not keep its threads. */
+const IDLE_MS = 30_000;
 
 interface PooledWorker {
   worker: Worker;
@@ -24,6 +26,7 @@ interface PooledWorker {
   stillSince: number;
   onResult?: (result: SearchBatchResult) => void;
   onError?: (error: Error) => void;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -130,6 +133,7 @@ export class SearchWorkerPool {
 
   private acquire(onError: (error: Error) => void): PooledWorker {
     const pooled = this.idle.pop() ?? this.spawn();
+    clearTimeout(pooled.idleTimer);
     pooled.onError = onError;
     return pooled;
   }
@@ -156,6 +160,12 @@ export class SearchWorkerPool {
     pooled.onError = undefined;
     pooled.worker.unref();
     if (!this.idle.includes(pooled)) this.idle.push(pooled);
+    clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = setTimeout(() => {
+      this.forget(pooled);
+      void pooled.worker.terminate();
+    }, IDLE_MS);
+    pooled.idleTimer.unref();
   }
 
   /** A worker still busy when its search ended: back to the pool when it answers, ended if it stalls. */
