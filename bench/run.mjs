@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -14,9 +14,11 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { BenchChildren } from "./lib/bench-children.mjs";
 import { BenchReport } from "./lib/bench-report.mjs";
+import { measureAcpFirstReply } from "./lib/acp-first-reply.measure.mjs";
 import { measureBigRecord } from "./lib/big-record.measure.mjs";
 import { measureDelegation } from "./lib/delegation.measure.mjs";
 import { measureFirstResponses } from "./lib/first-response.measure.mjs";
+import { measureFirstPrompt } from "./lib/first-prompt.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureSearch } from "./lib/search.measure.mjs";
@@ -30,7 +32,7 @@ import { measureTui } from "./lib/tui.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui", "prompt", "acp"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -48,6 +50,8 @@ const FULL = {
   search: { reps: 7 },
   pirpc: { reps: 3, roundTrips: 500, streamTokens: 8192 },
   tui: { reps: 5, tokens: 8000 },
+  prompt: { reps: 7 },
+  acp: { reps: 5 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -63,6 +67,8 @@ const QUICK = {
   search: { reps: 2 },
   pirpc: { reps: 1, roundTrips: 100, streamTokens: 2048 },
   tui: { reps: 2, tokens: 8000 },
+  prompt: { reps: 2 },
+  acp: { reps: 2 },
 };
 
 const { values: args } = parseArgs({
@@ -104,10 +110,12 @@ const sections = {
   stalled: () => measureStalledReader(report, { ...config.stalled, ziScript }),
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
-  search: () => measureSearch(report, { root: ROOT, ...config.search }),
+  search: () => measureSearch(report, { root: ROOT, children, ...config.search }),
   tasks: () => measureTasks(report, { ziScript }),
   pirpc: () => measurePiRpc(report, { root: ROOT, ziScript, ...config.pirpc }),
   tui: () => measureTui(report, { ziScript, ...config.tui }),
+  prompt: () => measureFirstPrompt(children, report, config.prompt),
+  acp: () => measureAcpFirstReply(children, report, { ...config.acp, ziScript }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

@@ -143,6 +143,12 @@ if (parsed === "help") {
     return (await import("../plugins/builtin-plugins.js")).builtinPlugins();
   };
   const options = parsed;
+  // What the first session needs, loaded while the editor initializes (it prompts right after
+  // session/new): the plugins' modules and the default model's provider path.
+  setImmediate(() => {
+    void import("../plugins/builtin-plugins.js").catch(() => undefined);
+    void import("../core/models/default-model-warm-up.js").then(({ warmDefaultModel }) => warmDefaultModel(paths, env));
+  });
   await import("reflect-metadata");
   const [{ AcpPluginPorts }, { PERMISSIONS }, { MCP }] = await Promise.all([
     import("../core/acp/acp-plugin-ports.js"),

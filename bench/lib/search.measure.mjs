@@ -3,8 +3,10 @@
 // ripgrep and with the Node search, and side by side with pi 0.73.1's grep and find (installed on
 // first use into a cache directory, not as a project dependency; its find needs fd, Debian's
 // `fdfind`). The tools are called in this process, as a session calls them.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { BenchChildren } from "./bench-children.mjs";
+import { FrameType } from "./frame-reader.mjs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,6 +16,9 @@ import { searchTree } from "./search-tree.mjs";
 import { median } from "./stats.mjs";
 
 const NO_MATCH = "zi_bench_no_such_token_7f3a";
+/** Found on many lines of most files: a search that must stop early to be fast. */
+const MANY = "function";
+const MANY_SHOWN = 100;
 export const PI_VERSION = "0.73.1";
 const run = promisify(execFile);
 
@@ -72,7 +77,51 @@ const has = (command) => {
   }
 };
 
-export async function measureSearch(report, { root, reps }) {
+/**
+ * The same grep as a session's tool call over RPC: a `faux/scripted` reply asks for it, and the time
+ * runs from writing `session.prompt` to reading the `tool_execution_end` frame (the model step, the
+ * tool, its events, the frame); the in-process call is timed in the same rounds.
+ */
+async function rpcToolRow(children, report, { dir, reps, inProcess, label }) {
+  const args = { pattern: NO_MATCH, path: dir };
+  const responses = [];
+  for (let rep = 0; rep <= reps; rep++) responses.push({ toolCalls: [{ name: "grep", arguments: args }] }, { text: "done" });
+  const scriptFile = children.file("search-rpc-script.json");
+  writeFileSync(scriptFile, JSON.stringify({ responses }));
+  const zi = await BenchChildren.started(children.spawnZi("zi (search over rpc)", { ZI_FAUX_SCRIPT: scriptFile }));
+  const selected = await zi.request("model.select", { provider: "faux", id: "scripted" });
+  if (!selected.ok) throw new Error(`search bench: model.select faux/scripted failed: ${JSON.stringify(selected.error)}`);
+  let endedAt = 0;
+  zi.tap = (line, _sequence, type) => {
+    if (type === FrameType.sessionEvent && line.includes('"tool_execution_end"')) endedAt = performance.now();
+  };
+  const samples = { rpc: [], inProcess: [] };
+  for (let rep = 0; rep <= reps; rep++) {
+    const start = performance.now();
+    const prompt = await zi.request("session.prompt", { delivery: "direct", text: `grep ${rep}`, completionId: `g${rep}` });
+    if (!prompt.ok) throw new Error(`search bench: prompt refused: ${JSON.stringify(prompt.error)}`);
+    const idle = await zi.request("session.await_idle", { completionId: `g${rep}` });
+    if (!idle.ok || idle.result.completion?.text !== "done" || endedAt < start) throw new Error(`search bench: the grep prompt did not complete: ${JSON.stringify(idle)}`);
+    const rpcMs = endedAt - start;
+    const inProcessMs = await timed(inProcess);
+    if (rep > 0) {
+      samples.rpc.push(rpcMs);
+      samples.inProcess.push(inProcessMs);
+    }
+  }
+  await zi.close();
+  report.ratio({
+    name: `search: grep, no match, ${label}: tool result over RPC vs in process`,
+    unit: "ms",
+    zi: median(samples.rpc),
+    baseline: median(samples.inProcess),
+    better: "lower",
+    target: 1.1,
+    samples: { zi: samples.rpc, baseline: samples.inProcess },
+  });
+}
+
+export async function measureSearch(report, { root, reps, children }) {
   if (!has("rg")) return report.skip("search", "ripgrep (rg) is not installed: it is the baseline");
   const { dir, files } = searchTree(root);
   const { GrepTool } = await import(pathToFileURL(join(root, "dist/plugins/coding-tools/grep.tool.js")).href);
@@ -85,7 +134,20 @@ export async function measureSearch(report, { root, reps }) {
   const rg = (args) => run("rg", ["--hidden", "--glob", "!.git", ...args], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch((error) => {
     if (error.code !== 1) throw error;
   });
+  /** rg stopped once it has printed `lines` matches, as pi stops it: the floor for a limited search. */
+  const rgLimited = (args, lines) =>
+    new Promise((resolve, reject) => {
+      const child = spawn("rg", ["--hidden", "--glob", "!.git", ...args], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] });
+      let seen = 0;
+      child.stdout.on("data", (chunk) => {
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) if (++seen === lines) child.kill("SIGKILL");
+      });
+      child.once("error", reject);
+      child.once("close", () => (seen >= Math.min(lines, 1) ? resolve() : reject(new Error("search bench: limited rg found nothing"))));
+    });
   const zi = {
+    grepMany: async () => expect(await new GrepTool().execute({ pattern: MANY }, context), (t) => t.split("\n").length > MANY_SHOWN && t.includes("more exist"), "grep (many)"),
+    grepManyNode: async () => expect(await new GrepTool(false).execute({ pattern: MANY }, context), (t) => t.split("\n").length > MANY_SHOWN && t.includes("more exist"), "grep (many, Node)"),
     grepRg: async () => expect(await new GrepTool().execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep"),
     grepNode: async () => expect(await new GrepTool(false).execute({ pattern: NO_MATCH }, context), (t) => t === "No matches found.", "grep (Node)"),
     findRg: async () => expect(await new FindTool().execute({ pattern: "*.ts" }, context), (t) => t.startsWith("packages/") || t.startsWith("src/"), "find"),
@@ -93,14 +155,25 @@ export async function measureSearch(report, { root, reps }) {
   };
   const label = `${files.toLocaleString("en-US")} files`;
 
+  // The Node rows' results must equal ripgrep's, or their ratios mean nothing.
+  const same = async (pattern) => {
+    const [withRg, withNode] = [await new GrepTool().execute({ pattern }, context), await new GrepTool(false).execute({ pattern }, context)];
+    if (text(withRg) !== text(withNode)) throw new Error(`search bench: grep ${pattern} differs with and without ripgrep`);
+  };
+  await same(MANY);
+  const many = await compare({ zi: zi.grepMany, ziNode: zi.grepManyNode, rg: () => rgLimited(["--", MANY, "."], MANY_SHOWN) }, reps);
   const grep = await compare({ zi: zi.grepRg, ziNode: zi.grepNode, rg: () => rg(["--", NO_MATCH, "."]) }, reps);
   const find = await compare({ zi: zi.findRg, ziNode: zi.findNode, rg: () => rg(["--files", "."]) }, reps);
   const row = (name, samples, baseline, target) =>
     report.ratio({ name, unit: "ms", zi: median(samples), baseline: median(baseline), better: "lower", target, samples: { zi: samples, baseline } });
-  row(`search: grep, no match, ${label} (rg installed) vs rg`, grep.zi, grep.rg, 2);
-  row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 6);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (rg installed) vs rg stopped at ${MANY_SHOWN}`, many.zi, many.rg, 1.5);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (Node search) vs rg stopped at ${MANY_SHOWN}`, many.ziNode, many.rg, null);
+  row(`search: grep, no match, ${label} (rg installed) vs rg`, grep.zi, grep.rg, 1.2);
+  row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 4);
   row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
-  row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, null);
+  row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, 2);
+
+  await rpcToolRow(children, report, { dir, reps, inProcess: zi.grepRg, label });
 
   let pi;
   try {
@@ -114,6 +187,8 @@ export async function measureSearch(report, { root, reps }) {
     const result = await tool.execute("bench", params, undefined, undefined);
     if (!Array.isArray(result?.content)) throw new Error(`search bench: pi's ${tool.name} returned no content`);
   };
+  const manyPi = await compare({ zi: zi.grepMany, pi: piCall(piGrep, { pattern: MANY, limit: MANY_SHOWN }) }, reps);
+  row(`search: grep ${MANY} (${MANY_SHOWN} shown), ${label}: Zi vs pi ${PI_VERSION}`, manyPi.zi, manyPi.pi, 1.2);
   const withPi = await compare({ zi: zi.grepRg, pi: piCall(piGrep, { pattern: NO_MATCH }), rg: () => rg(["--", NO_MATCH, "."]) }, reps);
   row(`search: pi ${PI_VERSION} grep, no match, ${label} vs rg`, withPi.pi, withPi.rg, null);
   row(`search: grep, no match, ${label}: Zi vs pi ${PI_VERSION}`, withPi.zi, withPi.pi, null);

@@ -4,6 +4,17 @@ import type { ReadGate } from "./read-gate.js";
 export const READ_GATE_HEADER = "x-zi-read-gate";
 /** pi-ai providers whose SDK sends `options.headers` through the global `fetch`. */
 export const GATED_APIS: ReadonlySet<string> = new Set(["openai-completions", "openai-responses", "anthropic-messages"]);
+/**
+ * Marks a warm-up call (provider-warmer.ts): with READ_GATE_HEADER it is answered here with an empty
+ * event stream, so the SDK's whole path runs and nothing leaves the process.
+ */
+export const WARM_UP_HEADER = "x-zi-warm-up";
+let warmUpsAnswered = 0;
+
+/** How many warm-up calls were answered here so far. */
+export function warmUpsAnsweredCount(): number {
+  return warmUpsAnswered;
+}
 
 const gates = new Map<string, ReadGate>();
 let nextId = 0;
@@ -28,13 +39,18 @@ export function installGatedFetch(): void {
     const id = headers?.get(READ_GATE_HEADER);
     if (!headers || id === null || id === undefined) return original(input, init);
     headers.delete(READ_GATE_HEADER);
-    const response = await original(input, { ...init, headers });
+    const response = headers.has(WARM_UP_HEADER) ? warmUpAnswer() : await original(input, { ...init, headers });
     const gate = gates.get(id);
     if (gate === undefined || response.body === null) return response;
     // Shadowing `body` keeps the Response itself (status, headers, url, text() on an unread body).
     Object.defineProperty(response, "body", { value: gatedBody(response.body, gate), configurable: true });
     return response;
   };
+}
+
+function warmUpAnswer(): Response {
+  warmUpsAnswered++;
+  return new Response("data: [DONE]\n\n", { status: 200, headers: { "content-type": "text/event-stream" } });
 }
 
 /** The header value naming `gate` until `release` is called (when the call's stream has ended). */

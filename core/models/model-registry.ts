@@ -21,6 +21,7 @@ import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
 import type { PiAiModule } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
+import { ProviderWarmer } from "./provider-warmer.js";
 import { clampThinkingLevel } from "./thinking-clamp.js";
 
 /**
@@ -61,6 +62,7 @@ export class ModelRegistry implements ModelRuntime {
   private readonly warn: Warn;
   private readonly script: FauxScript | undefined;
   private readonly classifier = new ProviderErrorClassifier();
+  private readonly warmer = new ProviderWarmer();
   private loading: Promise<LoadedCatalog> | undefined;
   private providers: Promise<UserProviderConfig[]> | undefined;
 
@@ -99,6 +101,7 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
+    if (entry.source !== "faux") void this.warmer.warm(piAi, entry.model);
     return this.resolved(piAi, entry);
   }
 

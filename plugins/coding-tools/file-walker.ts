@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
+import { comparePaths } from "./search-backend.js";
 
 export interface WalkedFile {
   absolute: string;
@@ -9,11 +10,11 @@ export interface WalkedFile {
   relative: string;
 }
 
-const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: Dirent, b: Dirent): number => comparePaths(a.name, b.name);
 
 /**
  * The Node walk behind `find` and `grep` when ripgrep is not installed: the regular files under a
- * directory that ripgrep would search (IgnoreRules), in sorted depth-first order. Like ripgrep it
+ * directory that ripgrep would search (IgnoreRules), in sorted depth-first order (`comparePaths`). Like ripgrep it
  * does not follow symlinks met on the way (a root given as a symlink is followed); unreadable
  * directories are skipped silently, since a search reports what it could see. Sibling directories
  * are read concurrently; the order of the result does not depend on which finishes first.

@@ -76,12 +76,18 @@ export class GrepTool implements AgentTool {
     }
     const root = await resolveSearchRoot(context.cwd, args.optionalString("path"));
     const rootIsFile = !root.stats.isDirectory();
+    // A device or a FIFO has no end: reading one would grow Zi without bound (read refuses them too).
+    if (rootIsFile && !root.stats.isFile()) throw new Error(`grep: ${root.shown} is not a regular file.`);
     if (rootIsFile) await GrepTool.checkSearchable(root.absolute, root.shown, root.stats.size);
 
     const best = new SortedBest<ContentMatch>(limit, byPathAndLine);
     const backend = chooseSearchBackend(this.ripgrep);
     const query = { root: root.absolute, rootIsFile, pattern, literal, ignoreCase, glob, perFileLimit: limit + 1, signal: context.signal };
-    await backend.searchContents(query, (match) => best.add(match));
+    // Matches arrive in order: one past the limit says "more exist", and nothing after it can show.
+    await backend.searchContents(query, (match) => {
+      best.add(match);
+      return best.total <= limit;
+    });
     if (context.signal.aborted) throw new Error("grep was interrupted.");
     const found = best.take();
     if (found.length === 0) {

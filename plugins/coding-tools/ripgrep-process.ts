@@ -9,12 +9,17 @@ export interface RipgrepExit {
 }
 
 const STDERR_KEEP = 4096;
+/**
+ * The longest record read from rg: its callers bound what it prints (a path, a line cut by
+ * `--max-columns`), so a longer one is a failure, never a buffer that grows with a file's size.
+ */
+const MAX_RECORD_BYTES = 64 * 1024;
 let located: { path: string | undefined; forPath: string | undefined } | undefined;
 
 /**
  * One `rg` process: arguments, never a shell. stdout is read as a stream of lines (LF-split on
  * bytes, so a record is never cut inside a character) and handed over one by one; a handler that
- * returns false ends the run early. rg leads its own process group, which is killed on interrupt.
+ * returns false ends the run early. A record is at most MAX_RECORD_BYTES; stderr is kept up to STDERR_KEEP. rg leads its own process group, which is killed on interrupt.
  */
 export class RipgrepProcess {
   /** The `rg` executable on PATH, or undefined; looked up once per PATH value. */
@@ -81,11 +86,17 @@ export class RipgrepProcess {
             return;
           }
         }
+        if (data.length - start > MAX_RECORD_BYTES) {
+          failure = new Error(`ripgrep printed a record longer than ${MAX_RECORD_BYTES} bytes.`);
+          stopped = true;
+          kill();
+          return;
+        }
         if (start < data.length) pending = Buffer.from(data.subarray(start));
         data = Buffer.alloc(0);
       });
       child.stderr!.on("data", (chunk: Buffer) => {
-        if (stderr.length < STDERR_KEEP) stderr += chunk.toString("utf8");
+        if (stderr.length < STDERR_KEEP) stderr += chunk.subarray(0, STDERR_KEEP).toString("utf8");
       });
       child.once("error", (error) => {
         signal.removeEventListener("abort", onAbort);

@@ -10,20 +10,18 @@ import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend
  * excludes file (results must not depend on the user's settings), no warnings on stderr.
  */
 const COMMON_ARGS = ["--no-config", "--hidden", "--glob", `!${ALWAYS_SKIPPED}`, "--no-require-git", "--no-ignore-global", "--no-messages"];
-const MATCH_PREFIX = Buffer.from('{"type":"match"');
-
-interface JsonText {
-  text?: string;
-  bytes?: string;
-}
-interface JsonMatch {
-  data: { path: JsonText; lines: JsonText; line_number: number };
-}
-
-const textOf = (value: JsonText): string => value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+/**
+ * A match line is printed up to this many bytes, then a preview mark: ripgrep's output stays bounded
+ * whatever the files hold. 2,048 bytes hold more than the characters a result shows of a line
+ * (`grepLineChars`, at most 4 bytes each), so the cut is never seen.
+ */
+const MAX_COLUMNS = 2048;
+const NUL = 0;
+const COLON = 58;
+const CR = 13;
 
 /**
- * The search with ripgrep: `rg --files` for find, `rg --json` for grep, parsed as a stream. A glob
+ * The search with ripgrep: `rg --files` for find, `rg --sort path` for grep, parsed as a stream. A glob
  * without "/" becomes an rg file type (types, unlike rg's --glob, never override ignore rules);
  * every result is still checked against the glob here, so both backends filter with one matcher.
  */
@@ -43,12 +41,22 @@ export class RipgrepSearch implements SearchBackend {
     RipgrepSearch.check(exit.code, exit.stderr);
   }
 
-  async searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => void): Promise<void> {
+  async searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => boolean): Promise<void> {
     const { root, rootIsFile, glob } = query;
     const prefix = root.endsWith("/") ? root : `${root}/`;
     const args = [
       ...COMMON_ARGS,
-      "--json",
+      // "path NUL line:text" records; in path order, so the search stops once the tool has enough.
+      "--no-heading",
+      "--with-filename",
+      "--line-number",
+      "--null",
+      "--color",
+      "never",
+      "--max-columns",
+      `${MAX_COLUMNS}`,
+      "--max-columns-preview",
+      ...(rootIsFile ? [] : ["--sort", "path"]),
       "--crlf",
       "--engine",
       "auto",
@@ -65,12 +73,13 @@ export class RipgrepSearch implements SearchBackend {
       root,
     ];
     const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => {
-      if (line.compare(MATCH_PREFIX, 0, MATCH_PREFIX.length, 0, MATCH_PREFIX.length) !== 0) return true;
-      const { data } = JSON.parse(line.toString("utf8")) as JsonMatch;
-      const relative = rootIsFile ? "" : textOf(data.path).slice(prefix.length);
+      const nul = line.indexOf(NUL);
+      const colon = line.indexOf(COLON, nul + 1);
+      if (nul < 0 || colon < 0) throw new Error("ripgrep printed a record that is not a match.");
+      const relative = rootIsFile ? "" : line.toString("utf8", 0, nul).slice(prefix.length);
       if (glob && !rootIsFile && !glob.matches(relative)) return true;
-      onMatch({ relative, line: data.line_number, text: textOf(data.lines).replace(/\r?\n$/, "") });
-      return true;
+      const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
+      return onMatch({ relative, line: Number(line.toString("latin1", nul + 1, colon)), text: line.toString("utf8", colon + 1, end) });
     });
     RipgrepSearch.check(exit.code, exit.stderr);
   }

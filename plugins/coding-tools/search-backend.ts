@@ -22,27 +22,38 @@ export interface ContentQuery {
 
 /**
  * How `find` and `grep` reach the files: ripgrep when it is installed, a Node walk otherwise. Both
- * apply the same ignore rule (IgnoreRules is ripgrep's rule) and report in any order; the tools sort.
+ * apply the same ignore rule (IgnoreRules is ripgrep's rule). Files are listed in any order (find
+ * sorts); matches are reported in path order (`comparePaths`, lines ascending), so grep can stop the
+ * search as soon as it has what its limit needs: `onMatch` returns false then.
  */
 export interface SearchBackend {
   readonly kind: "ripgrep" | "node";
   /** Root-relative paths of the searchable files under `root` that `glob` matches. */
   listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void>;
-  searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => void): Promise<void>;
+  searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => boolean): Promise<void>;
 }
 
 /**
- * Sorted depth-first order with names compared by UTF-16 code units: "/" sorts before every other
- * character, so a directory's entries come right after its name (`a/b` before `a.txt`).
+ * Sorted depth-first order with names compared by code point (UTF-8 byte order, ripgrep's `--sort
+ * path`): "/" sorts before every other character, so a directory's entries come right after its name
+ * (`a/b` before `a.txt`).
  */
 export function comparePaths(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const ca = a.charCodeAt(i);
     const cb = b.charCodeAt(i);
-    if (ca !== cb) return (ca === 47 ? -1 : ca) - (cb === 47 ? -1 : cb);
+    if (ca !== cb) return codePointRank(ca) - codePointRank(cb);
   }
   return a.length - b.length;
+}
+
+/** A UTF-16 unit's rank in code point order: "/" first, surrogates (astral code points) after U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit === 47) return -1;
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
 }
 
 /**

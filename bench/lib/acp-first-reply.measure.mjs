@@ -1,0 +1,144 @@
+// 12. In an editor: `zi --mode acp` with a models.json provider pointing at a local OpenAI-compatible
+// server (bench/lib/sse-chat-server.mjs) as its default model, driven by the official ACP SDK as an
+// editor drives it: spawn → `initialize` → `session/new` → `session/prompt`, timed to the first
+// `agent_message_chunk`. Rows: spawn to that first chunk against the echo child's first answer; the
+// first prompt (session/new answered → first chunk) against a later session's prompt in the same
+// process (session/new → first chunk); and the same three against Codex's ACP agent on the same
+// server, installed on first use into ~/.cache/zi-bench/codex-acp (skipped, with the reason, when it
+// cannot be had).
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Readable, Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import * as acp from "@agentclientprotocol/sdk";
+import { BenchChildren } from "./bench-children.mjs";
+import { SseChatServer } from "./sse-chat-server.mjs";
+import { median } from "./stats.mjs";
+
+const USER_PAUSE_MS = 300;
+const LATER_SESSIONS = 3;
+
+const CODEX_ACP = "@zed-industries/codex-acp@0.16.0";
+const run = promisify(execFile);
+
+/**
+ * Codex's ACP agent (a native binary in a platform package), installed on first use into a cache the
+ * bench owns, never as a project dependency; undefined, with the reason, when it cannot be had.
+ */
+async function codexAcp() {
+  const dir = join(homedir(), ".cache", "zi-bench", "codex-acp");
+  const binary = join(dir, "node_modules", "@zed-industries", `codex-acp-${process.platform}-${process.arch}`, "bin", "codex-acp");
+  if (!existsSync(binary)) {
+    mkdirSync(dir, { recursive: true });
+    try {
+      await run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, CODEX_ACP]);
+    } catch (error) {
+      return { reason: `could not install ${CODEX_ACP} into ${dir}: ${error.message.split("\n")[0]}` };
+    }
+  }
+  return existsSync(binary) ? { binary } : { reason: `${CODEX_ACP} has no binary for ${process.platform}-${process.arch}` };
+}
+
+/** Codex configured for the same local server (Responses API, the only one it speaks). */
+function codexHome(root, baseUrl) {
+  const home = join(root, "codex-home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.toml"), `model = "m1"\nmodel_provider = "local"\n[model_providers.local]\nname = "local"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`);
+  return home;
+}
+
+async function zedLikeRun({ command, args, env }, project) {
+  const spawnedAt = performance.now();
+  const child = spawn(command, args, { cwd: project, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4096)));
+  const firstChunk = new Map();
+  const app = acp.client({ name: "zi-bench" }).onNotification("session/update", ({ params }) => {
+    if (params.update.sessionUpdate === "agent_message_chunk" && !firstChunk.has(params.sessionId)) firstChunk.set(params.sessionId, performance.now());
+  });
+  const agent = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout))).agent;
+  try {
+    await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const first = await agent.request("session/new", { cwd: project, mcpServers: [] });
+    const firstSessionAt = performance.now();
+    await agent.request("session/prompt", { sessionId: first.sessionId, prompt: [{ type: "text", text: "hello" }] });
+    const spawnToChunk = firstChunk.get(first.sessionId) - spawnedAt;
+    // The editor's user reads the answer, then opens another session and types.
+    await sleep(USER_PAUSE_MS);
+    const later = [];
+    for (let i = 0; i < LATER_SESSIONS; i++) {
+      const started = performance.now();
+      const { sessionId } = await agent.request("session/new", { cwd: project, mcpServers: [] });
+      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
+      later.push(firstChunk.get(sessionId) - started);
+    }
+    return { spawnToChunk, firstPrompt: firstChunk.get(first.sessionId) - firstSessionAt, later: median(later) };
+  } catch (error) {
+    throw new Error(`acp bench: ${error.message ?? JSON.stringify(error)}\n${stderr}`);
+  } finally {
+    // An editor closes the agent's stdin; an agent that does not exit on that (Codex's) is killed.
+    const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", resolve)));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+async function echoFirstAnswer(children) {
+  const echo = children.spawnEcho("echo (acp baseline)", 64);
+  const started = echo.spawnedAt;
+  await BenchChildren.started(echo);
+  await echo.request("session.get_state");
+  const ms = performance.now() - started;
+  await echo.close();
+  return ms;
+}
+
+export async function measureAcpFirstReply(children, report, { reps, ziScript }) {
+  const server = await SseChatServer.start();
+  const home = children.file("acp-home");
+  const project = children.file("acp-project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  // The Responses API, as Codex is configured, so both agents talk to the same server the same way.
+  const provider = { baseUrl: server.baseUrl, api: "openai-responses", apiKey: "bench-key", models: [{ id: "m1" }] };
+  writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: provider } }));
+  writeFileSync(join(home, "settings.json"), JSON.stringify({ defaultModel: "local/m1" }));
+  const zi = { command: process.execPath, args: [ziScript, "--mode", "acp"], env: { HOME: home, ZI_HOME: home } };
+  const codex = await codexAcp();
+  const codexDir = codex.binary ? codexHome(children.root, server.baseUrl) : undefined;
+  const codexCommand = codexDir ? { command: codex.binary, args: [], env: { HOME: codexDir, CODEX_HOME: codexDir } } : undefined;
+  const samples = { spawn: [], echo: [], first: [], later: [], codexSpawn: [], codexFirst: [], codexLater: [] };
+  try {
+    for (let round = 0; round <= reps; round++) {
+      const ziRun = await zedLikeRun(zi, project);
+      const codexRun = codexCommand ? await zedLikeRun(codexCommand, project) : undefined;
+      const echo = await echoFirstAnswer(children);
+      if (round === 0) continue; // warms the disk cache
+      samples.spawn.push(ziRun.spawnToChunk);
+      samples.echo.push(echo);
+      samples.first.push(ziRun.firstPrompt);
+      samples.later.push(ziRun.later);
+      if (codexRun) {
+        samples.codexSpawn.push(codexRun.spawnToChunk);
+        samples.codexFirst.push(codexRun.firstPrompt);
+        samples.codexLater.push(codexRun.later);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const row = (name, zi, baseline, target) =>
+    report.ratio({ name, unit: "ms", zi: median(zi), baseline: median(baseline), better: "lower", target, samples: { zi, baseline } });
+  row("acp: spawn to first agent_message_chunk (local server) vs the echo child's first answer", samples.spawn, samples.echo, null);
+  row("acp: first prompt (session/new answered to first chunk) vs a later session's (session/new to first chunk)", samples.first, samples.later, 1.5);
+  if (!codexCommand) return report.skip("acp: vs Codex's ACP agent", codex.reason);
+  row(`acp: spawn to first agent_message_chunk, Zi vs ${CODEX_ACP}`, samples.spawn, samples.codexSpawn, 1);
+  row(`acp: first prompt to first chunk, Zi vs ${CODEX_ACP}`, samples.first, samples.codexFirst, null);
+  row(`acp: a later session, session/new to first chunk, Zi vs ${CODEX_ACP}`, samples.later, samples.codexLater, null);
+}
