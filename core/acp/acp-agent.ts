@@ -9,6 +9,12 @@ import { AcpSessionStore } from "./acp-session-store.js";
 /** Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed) and its plugins' ports. */
 export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; ports: AcpPorts }>;
 
+interface PromptTurns {
+  received: number;
+  started: number;
+  cancelledThrough: number;
+}
+
 /** Idle sessions kept live beyond this many are closed, least recently used first (they can be loaded again). */
 export const MAX_LIVE_SESSIONS = 8;
 
@@ -29,6 +35,10 @@ export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private readonly store: AcpSessionStore;
   private clientCapabilities: acp.ClientCapabilities = {};
+  /** Per session id: prompts received and started, and the last prompt a cancel was sent after. */
+  private readonly promptTurns = new Map<string, PromptTurns>();
+  /** Sessions being opened by a load or resume, by id: a concurrent load waits for the same one. */
+  private readonly opening = new Map<string, Promise<AcpSession>>();
 
   constructor(private readonly options: AcpAgentOptions) {
     this.store = new AcpSessionStore(options.sessionsDir);
@@ -43,10 +53,40 @@ export class AcpAgent {
       .onRequest("session/resume", ({ params, client }) => this.guard(() => this.resumeSession(params, client)))
       .onRequest("session/list", ({ params }) => this.guard(() => this.store.list(params.cwd ?? undefined, params.cursor ?? undefined)))
       .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
-      .onRequest("session/prompt", ({ params }) => this.guard(async () => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) })))
+      .onRequest("session/prompt", ({ params }) => this.guard(() => this.prompt(params)))
       .onRequest("session/set_config_option", ({ params }) => this.guard(() => this.setConfigOption(params)))
       .onRequest("session/set_mode", ({ params }) => this.guard(() => (this.session(params.sessionId).permissions.setMode(params.modeId), {})))
-      .onNotification("session/cancel", ({ params }) => this.guard(() => this.sessions.get(params.sessionId)?.cancel()));
+      // Applied where it arrives, in input order (observe): a handler's turn may come after a later prompt's.
+      .onNotification("session/cancel", () => undefined);
+  }
+
+  /**
+   * Every incoming message, in input order, before its handler runs (AcpMessageOrder). A
+   * `session/cancel` cancels the prompts of its session sent before it, and nothing sent after it:
+   * an idle cancel does not cancel the next prompt.
+   */
+  observe(message: { id?: unknown; method?: unknown; params?: unknown }): void {
+    const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== "string") return;
+    if (message.method === "session/prompt" && message.id !== undefined) this.turns(sessionId).received++;
+    else if (message.method === "session/cancel" && message.id === undefined) {
+      const turns = this.turns(sessionId);
+      turns.cancelledThrough = turns.received;
+      if (turns.started > 0 && turns.started <= turns.cancelledThrough) void this.sessions.get(sessionId)?.cancel().catch(() => undefined);
+    }
+  }
+
+  private async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
+    const turns = this.turns(params.sessionId);
+    const number = ++turns.started;
+    const session = this.session(params.sessionId);
+    return { stopReason: await session.prompt(params.prompt, () => turns.cancelledThrough >= number) };
+  }
+
+  private turns(sessionId: string): PromptTurns {
+    let turns = this.promptTurns.get(sessionId);
+    if (!turns) this.promptTurns.set(sessionId, (turns = { received: 0, started: 0, cancelledThrough: 0 }));
+    return turns;
   }
 
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
@@ -92,16 +132,29 @@ export class AcpAgent {
     return { modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
+  /**
+   * `session/load` and `session/resume` of a session id: idempotent. A live session (or one being
+   * opened by a concurrent load) is the one answered; only a session not live is opened, once.
+   */
   private async reopen(sessionId: string, cwd: string, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
-    const live = this.sessions.get(sessionId);
-    if (live) {
+    const live = this.sessions.get(sessionId) ?? (await this.opening.get(sessionId));
+    if (live && !live.closing) {
+      if (live.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${live.cwd}, not ${cwd}`);
       if (live.busy) throw RequestError.invalidRequest(undefined, "the session is running a prompt");
-      await this.closeSession(sessionId);
+      live.lastUsed = Date.now();
+      return live;
     }
-    const found = await this.store.find(sessionId);
-    if (found === undefined) throw RequestError.resourceNotFound(sessionId);
-    if (found.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${found.cwd}, not ${cwd}`);
-    return this.open(cwd, found.file, client, mcpServers);
+    let opened = this.opening.get(sessionId);
+    if (!opened) {
+      opened = (async () => {
+        const found = await this.store.find(sessionId);
+        if (found === undefined) throw RequestError.resourceNotFound(sessionId);
+        if (found.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${found.cwd}, not ${cwd}`);
+        return this.open(cwd, found.file, client, mcpServers);
+      })().finally(() => this.opening.delete(sessionId));
+      this.opening.set(sessionId, opened);
+    }
+    return opened;
   }
 
   private async open(cwd: string, sessionFile: string | undefined, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {

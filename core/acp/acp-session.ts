@@ -78,6 +78,11 @@ export class AcpSession {
     return this.notify(update);
   }
 
+  /** True once `close` has begun: a load then opens the journal anew. */
+  get closing(): boolean {
+    return this.closed;
+  }
+
   get busy(): boolean {
     return this.running;
   }
@@ -115,10 +120,11 @@ export class AcpSession {
     await this.notify({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
-  async prompt(blocks: readonly acp.ContentBlock[]): Promise<acp.StopReason> {
+  /** `cancelledBefore`: whether a `session/cancel` was sent after this prompt, before it started here. */
+  async prompt(blocks: readonly acp.ContentBlock[], cancelledBefore: () => boolean = () => false): Promise<acp.StopReason> {
     if (this.running) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session; cancel it or wait for its answer");
     this.running = true;
-    this.cancelled = false;
+    this.cancelled = cancelledBefore();
     this.lastUsed = Date.now();
     try {
       const { text, images } = promptInput(blocks);

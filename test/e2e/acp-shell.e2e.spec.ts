@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AcpZi } from "../support/acp-zi.js";
+
+const KEY = "sk-acp-test-0123456789abcdefghijklmnopqrstuv";
+let started: AcpZi[] = [];
+
+async function start(options: Parameters<typeof AcpZi.start>[0] = {}): Promise<AcpZi> {
+  const zi = await AcpZi.start(options);
+  started.push(zi);
+  return zi;
+}
+
+function project(): string {
+  const dir = AcpZi.dir("zi-acp-project-");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** The descriptors Zi holds open on files under `dir`. */
+function openFilesUnder(pid: number, dir: string): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+afterEach(async () => {
+  const problems = started.flatMap((zi) => zi.schemaProblems());
+  started = [];
+  AcpZi.killAll();
+  expect(problems).toEqual([]);
+});
+
+describe("zi --mode acp on the process shell", () => {
+  it("scrubs a provider key from ACP frames: the echoed reply and its chunks reach the editor as [redacted]", async () => {
+    const zi = await start({ env: { OPENAI_API_KEY: KEY } });
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    expect((await zi.prompt(sessionId, `my key is ${KEY}`)).stopReason).toBe("end_turn");
+    expect(zi.messageText(sessionId)).toBe("Echo: my key is [redacted]");
+    expect(zi.rawLines.join("\n")).not.toContain(KEY.slice(0, 20));
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("a throwing extension timer is reported in its session, and every session keeps answering", async () => {
+    const dir = AcpZi.dir("zi-acp-ext-");
+    const extension = join(dir, "throws-later.mjs");
+    writeFileSync(extension, 'export default function (zi) { zi.registerCommand("arm", { handler: async () => { setTimeout(() => { throw new Error("timer boom"); }, 0); return { message: "armed" }; } }); }\n');
+    const zi = await start({ extensions: [extension] });
+    await zi.initialize();
+    const first = await zi.newSession(project());
+    const second = await zi.newSession(project());
+    expect((await zi.prompt(first.sessionId, "/arm")).stopReason).toBe("end_turn");
+    await zi.until(() => zi.stderr.includes("timer boom"));
+    for (const { sessionId } of [first, second]) expect((await zi.prompt(sessionId, "still there?")).stopReason).toBe("end_turn");
+    expect(zi.child.exitCode).toBeNull();
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("an idle session/cancel does not cancel the next prompt", async () => {
+    const zi = await start();
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(project());
+    for (let round = 0; round < 10; round++) {
+      await zi.agent.notify("session/cancel", { sessionId });
+      expect((await zi.prompt(sessionId, `round ${round}`)).stopReason).toBe("end_turn");
+    }
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("queues a request sent right after initialize, before its answer", async () => {
+    const zi = await start();
+    const init = zi.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const created = zi.agent.request("session/new", { cwd: project(), mcpServers: [] });
+    expect((await init).protocolVersion).toBe(1);
+    expect((await created).sessionId).toEqual(expect.any(String));
+    expect(await zi.close()).toBe(0);
+  });
+
+  it("60 concurrent session/load of one session leave one live session (one journal handle)", async () => {
+    const zi = await start();
+    await zi.initialize();
+    const cwd = project();
+    const { sessionId } = await zi.newSession(cwd);
+    await zi.prompt(sessionId, "hello");
+    await zi.agent.request("session/close", { sessionId });
+    const sessions = join(zi.home, "sessions");
+    expect(openFilesUnder(zi.child.pid!, sessions)).toEqual([]);
+    const loads = await Promise.allSettled(Array.from({ length: 60 }, () => zi.agent.request("session/load", { sessionId, cwd, mcpServers: [] })));
+    expect(loads.filter((load) => load.status === "rejected")).toEqual([]);
+    expect(openFilesUnder(zi.child.pid!, sessions)).toHaveLength(1);
+    expect((await zi.prompt(sessionId, "after the loads")).stopReason).toBe("end_turn");
+    expect(await zi.close()).toBe(0);
+  });
+});
