@@ -3,11 +3,16 @@ import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk"
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import { AcpSession, type AcpPorts } from "./acp-session.js";
+import type { ZiMethodClient } from "../boot/in-process-methods.js";
+import { ACP_OPTIONS_ENTRY, AcpSession } from "./acp-session.js";
+import type { AcpPermissionOptions } from "./acp-permission-bridge.js";
 import { AcpSessionStore } from "./acp-session-store.js";
 
-/** Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed) and its plugins' ports. */
-export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; ports: AcpPorts }>;
+/**
+ * Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed),
+ * begins its deferred startup, and connects its in-process method client (the RPC registry's methods).
+ */
+export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; methods: ZiMethodClient; startup: Promise<void> }>;
 
 interface PromptTurns {
   received: number;
@@ -159,12 +164,15 @@ export class AcpAgent {
 
   private async open(cwd: string, sessionFile: string | undefined, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
     await this.evictIdle();
-    const { module, ports } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
+    const restored = sessionFile === undefined ? undefined : await AcpSessionStore.lastCustomEntry(sessionFile, ACP_OPTIONS_ENTRY);
+    const { module, methods, startup } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
     const id = module.session.getState().sessionId;
     // An extension's uncaught error is reported in its session; every session goes on (ProcessShell).
     const release = this.options.adopt(module);
     const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, {
-      ports,
+      methods,
+      startup,
+      ...(isPermissionOptions(restored) ? { restored } : {}),
       mcpServers,
       askPermission: (request) => client.request("session/request_permission", { sessionId: id, ...request }),
       notices: Boolean(this.clientCapabilities.session?.notices),
@@ -211,13 +219,29 @@ export class AcpAgent {
       return await run();
     } catch (error) {
       if (error instanceof RequestError) throw error;
-      if (error instanceof RpcError) {
-        throw error.code === "not_found" ? RequestError.invalidParams(undefined, error.message) : new RequestError(-32603, error.message);
-      }
+      if (error instanceof RpcError) throw acpError(error);
       this.options.log(`zi: acp: ${(error as Error).stack ?? String(error)}`);
       throw RequestError.internalError(undefined, "internal error");
     }
   }
+}
+
+/**
+ * A method's RpcError as the ACP error an editor shows: params problems (the method's own field
+ * problems, or not_found) are invalid params with the problem as the message; every other code is an
+ * internal error carrying Zi's client-safe message.
+ */
+function acpError(error: RpcError): RequestError {
+  if (error.code === "invalid_request" && Array.isArray(error.details) && error.details.length > 0) {
+    return RequestError.invalidParams(undefined, error.details.map((problem) => problem.problem).join("; "));
+  }
+  if (error.code === "not_found" || error.code === "invalid_request") return RequestError.invalidParams(undefined, error.message);
+  return new RequestError(-32603, error.message);
+}
+
+function isPermissionOptions(value: unknown): value is AcpPermissionOptions {
+  const options = value as Partial<AcpPermissionOptions> | undefined;
+  return typeof options?.modeId === "string" && Array.isArray(options.rejected);
 }
 
 function absolute(cwd: string): string {

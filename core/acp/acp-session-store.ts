@@ -1,4 +1,5 @@
 import { constants } from "node:fs";
+import { createReadStream } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
@@ -52,6 +53,40 @@ export class AcpSessionStore {
     if (name === undefined) return undefined;
     const head = await this.head(join(this.sessionsDir, name));
     return head?.sessionId === sessionId ? { file: head.file, cwd: head.cwd } : undefined;
+  }
+
+  /**
+   * The data of the last `custom` entry of `customType` in the journal `file` (what an ACP session
+   * journaled of its own choices), or undefined. Lines are split on LF bytes (readline would also
+   * split inside a string holding U+2028), and only lines naming the type are parsed.
+   */
+  static async lastCustomEntry(file: string, customType: string): Promise<unknown> {
+    const marker = Buffer.from(`"customType":${JSON.stringify(customType)}`);
+    let found: unknown;
+    let rest = Buffer.alloc(0);
+    const consider = (line: Buffer) => {
+      if (!line.includes(marker)) return;
+      try {
+        const entry = JSON.parse(line.toString("utf8")) as { type?: unknown; customType?: unknown; data?: unknown };
+        if (entry.type === "custom" && entry.customType === customType) found = entry.data;
+      } catch {
+        // a torn last line: the entry before it stands
+      }
+    };
+    try {
+      for await (const chunk of createReadStream(file, { flags: constants.O_RDONLY | constants.O_NONBLOCK } as unknown as { flags: string })) {
+        let buffer = rest.length > 0 ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+        for (let newline = buffer.indexOf(10); newline >= 0; newline = buffer.indexOf(10)) {
+          consider(buffer.subarray(0, newline));
+          buffer = buffer.subarray(newline + 1);
+        }
+        rest = Buffer.from(buffer);
+      }
+      consider(rest);
+    } catch {
+      return found;
+    }
+    return found;
   }
 
   private async names(): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { SessionPort } from "../ports/session.port.js";
+import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import { argumentDiff, toolKind, toolLocations, toolResultContent, toolTitle } from "./acp-tool-calls.js";
 
 const PAGE = 100;
@@ -8,16 +8,16 @@ type Block = { type?: string; text?: unknown; thinking?: unknown; data?: unknown
 type Message = { role?: string; content?: unknown; toolCallId?: string; toolName?: string; isError?: boolean; details?: unknown; usage?: { cost?: { total?: number } } };
 
 /**
- * `session/load`: the journal's transcript as the `session/update`s an editor would have seen live,
+ * `session/load`: the journal's transcript (`session.get_messages`, page by page) as the `session/update`s an editor would have seen live,
  * in order: user messages as `user_message_chunk`, replies as thought and message chunks, each tool
  * call as a `tool_call` and its result as a completed or failed `tool_call_update` (diffs from the
  * call's arguments: the file before the call is not in the journal). Returns the transcript's cost.
  */
-export async function replayTranscript(session: SessionPort, cwd: string, send: (update: acp.SessionUpdate) => Promise<void>): Promise<number> {
+export async function replayTranscript(methods: ZiMethodClient, cwd: string, send: (update: acp.SessionUpdate) => Promise<void>): Promise<number> {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   let cost = 0;
   for (let start: number | null = 0; start !== null; ) {
-    const page = session.getMessages(start, PAGE);
+    const page: { messages: readonly unknown[]; nextStart: number | null } = await methods.call("session.get_messages", { start, limit: PAGE });
     for (const message of page.messages as Message[]) {
       if (message.role === "user") {
         for (const content of contentBlocks(message.content)) await send({ sessionUpdate: "user_message_chunk", content });

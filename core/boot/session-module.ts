@@ -29,6 +29,11 @@ export interface SessionModule {
    * came from (true), or false when no extension can be named.
    */
   reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
+  /**
+   * Journals a `custom` entry (invisible to the model): what a front end keeps of its own choices
+   * across reconnects (ACP's mode). Throws when the journal cannot take it.
+   */
+  journalEntry?(customType: string, data: unknown): void;
   /** Releases files and providers; the CLI calls it after the connection has settled. */
   dispose(): Promise<void>;
 }

@@ -98,4 +98,28 @@ describe("zi --mode acp on the process shell", () => {
     expect((await zi.prompt(sessionId, "after the loads")).stopReason).toBe("end_turn");
     expect(await zi.close()).toBe(0);
   });
+
+  it("keeps the session's mode across reconnects: journaled, and restored by session/load and session/resume in a new process", async () => {
+    const first = await start();
+    await first.initialize();
+    const cwd = project();
+    const { sessionId, modes } = await first.newSession(cwd);
+    expect(modes?.currentModeId).toBe("ask");
+    await first.agent.request("session/set_mode", { sessionId, modeId: "full-access" });
+    await first.prompt(sessionId, "hello");
+    expect(await first.close()).toBe(0);
+
+    const second = await start({ home: first.home });
+    await second.initialize();
+    const loaded = await second.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("full-access");
+    await second.agent.request("session/set_mode", { sessionId, modeId: "accept-edits" });
+    expect(await second.close()).toBe(0);
+
+    const third = await start({ home: first.home });
+    await third.initialize();
+    const resumed = await third.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("accept-edits");
+    expect(await third.close()).toBe(0);
+  });
 });
