@@ -1,7 +1,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSessionEvent, ContextUsage, WorkPlan } from "../wire/session-types.js";
 import { AcpFileSnapshots } from "./acp-file-snapshots.js";
-import { FILE_CHANGING_TOOLS, argumentDiff, toolKind, toolLocations, toolPath, toolResultContent, toolTitle } from "./acp-tool-calls.js";
+import { type ToolCallDescriber, argumentDiff, changesFiles, toolCallFields, toolPath, toolResultContent } from "./acp-tool-calls.js";
+import type { ToolCallInfo } from "../wire/session-types.js";
 
 export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
 
@@ -44,19 +45,22 @@ export function usageUpdate(usage: ContextUsage, cost: number): acp.SessionUpdat
  * a `usage_update`. The user's own prompt is not echoed: the editor already shows it.
  */
 export class AcpEventMapper {
-  /** Each announced call's arguments, until it ends. */
-  private readonly calls = new Map<string, Record<string, unknown>>();
+  /** Each announced call's name and arguments, and how it presents itself, until it ends. */
+  private readonly calls = new Map<string, { name: string; args: Record<string, unknown>; info: ToolCallInfo }>();
   private readonly snapshots = new AcpFileSnapshots();
   private cost = 0;
   /** The stop reason of the last assistant reply (`stop`, `length`, `toolUse`, `aborted`, `error`). */
   lastStopReason: string | undefined;
 
   constructor(
-    private readonly cwd: string,
+    /** Kept for the callers; where a call works now comes from its tool's declaration. */
+    _cwd: string,
     private readonly send: SendUpdate,
     private readonly contextUsage: () => ContextUsage,
     /** The client presents `notice` updates (`session.notices`): retries and broken extensions are shown there. */
     private readonly notices = false,
+    /** The session's tools' declarations, for the calls a reply announces before they start. */
+    private readonly describe: ToolCallDescriber = (name) => ({ info: { kind: "other", title: name, locations: [] }, changes: [] }),
   ) {}
 
   /** Cost already spent in the transcript (a loaded session), so `usage_update` stays cumulative. */
@@ -71,7 +75,7 @@ export class AcpEventMapper {
       case "message_end":
         return this.messageEnd(event.message as { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } });
       case "tool_execution_start":
-        return this.toolStart(event.toolCallId as string, event.toolName as string, (event.args ?? {}) as Record<string, unknown>);
+        return this.toolStart(event.toolCallId as string, event.toolName as string, (event.args ?? {}) as Record<string, unknown>, event.call as ToolCallInfo | undefined);
       case "tool_execution_update":
         return this.toolProgress(event.toolCallId as string, event.partialResult as { content?: unknown; details?: unknown } | undefined);
       case "tool_execution_end":
@@ -109,24 +113,17 @@ export class AcpEventMapper {
     if (usage) await this.send(usage);
   }
 
-  private async announce(call: ToolCallBlock): Promise<void> {
+  private async announce(call: ToolCallBlock, info?: ToolCallInfo): Promise<void> {
     if (this.calls.has(call.id)) return;
     const args = call.arguments ?? {};
-    this.calls.set(call.id, args);
-    await this.send({
-      sessionUpdate: "tool_call",
-      toolCallId: call.id,
-      title: toolTitle(call.name, args),
-      kind: toolKind(call.name),
-      status: "pending",
-      locations: toolLocations(this.cwd, args),
-      rawInput: args,
-    });
+    const described = info ?? this.describe(call.name, args).info;
+    this.calls.set(call.id, { name: call.name, args, info: described });
+    await this.send({ sessionUpdate: "tool_call", toolCallId: call.id, ...toolCallFields(described), status: "pending", rawInput: args });
   }
 
-  private async toolStart(toolCallId: string, toolName: string, args: Record<string, unknown>): Promise<void> {
-    await this.announce({ type: "toolCall", id: toolCallId, name: toolName, arguments: args });
-    const path = FILE_CHANGING_TOOLS.has(toolName) ? toolPath(this.cwd, args) : undefined;
+  private async toolStart(toolCallId: string, toolName: string, args: Record<string, unknown>, info: ToolCallInfo | undefined): Promise<void> {
+    await this.announce({ type: "toolCall", id: toolCallId, name: toolName, arguments: args }, info);
+    const path = toolPath(this.calls.get(toolCallId)!.info);
     if (path !== undefined) await this.snapshots.capture(toolCallId, path);
     await this.send({ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" });
   }
@@ -139,15 +136,14 @@ export class AcpEventMapper {
 
   private async toolEnd(event: AgentSessionEvent): Promise<void> {
     const toolCallId = event.toolCallId as string;
-    const toolName = event.toolName as string;
     const result = (event.result ?? {}) as { content?: unknown; details?: unknown };
     const failed = event.isError === true;
     const content = toolResultContent(result.content);
-    const args = this.calls.get(toolCallId) ?? {};
+    const call = this.calls.get(toolCallId);
     this.calls.delete(toolCallId);
-    if (FILE_CHANGING_TOOLS.has(toolName) && !failed) {
+    if (call && changesFiles(call.info) && !failed) {
       const diff = await this.snapshots.diff(toolCallId);
-      content.unshift(...(diff ? [diff] : argumentDiff(this.cwd, toolName, args)));
+      content.unshift(...(diff ? [diff] : argumentDiff(this.describe(call.name, call.args))));
     } else {
       this.snapshots.forget(toolCallId);
     }

@@ -83,7 +83,7 @@ export class AcpPermissionBridge {
         toolCall: {
           toolCallId: request.toolCallId,
           title: request.summary.title,
-          kind: toolKind(request.toolName),
+          kind: toolKind(request.summary.kind),
           status: "pending",
           ...(request.argsTruncated ? {} : { rawInput: request.args }),
         },

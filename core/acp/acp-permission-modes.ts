@@ -36,10 +36,9 @@ export const ACP_MODES: ReadonlyMap<string, ModeDefinition> = new Map([
         default: "ask",
         rules: [
           READ_ONLY_ALLOWED,
-          { tool: "write", action: "allow" },
-          { tool: "edit", action: "allow" },
-          { tool: "write", outsideCwd: true, action: "ask" },
-          { tool: "edit", outsideCwd: true, action: "ask" },
+          // Edits are what tools declare as such (effect `edit`), wherever they come from.
+          { effect: "edit", action: "allow" },
+          { effect: "edit", outsideCwd: true, action: "ask" },
         ],
       },
     },

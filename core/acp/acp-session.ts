@@ -66,7 +66,7 @@ export class AcpSession {
     private readonly links: AcpSessionLinks,
   ) {
     const methods = links.methods;
-    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices);
+    this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices, (name, args) => module.session.describeToolCall(name, args));
     this.permissions = new AcpPermissionBridge(links.askPermission, log);
     if (links.restored) this.permissions.restore(links.restored);
     // Journaled, so that a client that reconnects (load, resume) finds the mode it left.
@@ -113,7 +113,9 @@ export class AcpSession {
 
   /** `session/load`: the transcript, the work plan and the context usage, as updates. */
   async replay(): Promise<void> {
-    const cost = await replayTranscript(this.links.methods, this.cwd, this.notify);
+    // The calls are described by their tools' declarations: the tools register in the deferred startup.
+    await this.startup.catch(() => undefined);
+    const cost = await replayTranscript(this.links.methods, (name, args) => this.module.session.describeToolCall(name, args), this.notify);
     this.mapper.addCost(cost);
     const state = this.module.session.getState();
     if (state.workPlan.steps.length > 0) await this.notify(planUpdate(state.workPlan));

@@ -1,76 +1,43 @@
-import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
+import type { DescribedToolCall } from "../ports/session.port.js";
+import type { ToolCallInfo, ToolCallKind } from "../wire/session-types.js";
 
 /** How much of a tool's text output an update carries; the whole output stays in the journal. */
 export const MAX_TOOL_TEXT_CHARS = 64 * 1024;
-const MAX_TITLE_CHARS = 120;
 
-/** Zi's built-in tool names and the ACP kind an editor uses to pick an icon; any other tool (an extension's, MCP) is `other`. */
-const TOOL_KINDS: ReadonlyMap<string, acp.ToolKind> = new Map<string, acp.ToolKind>([
-  ["read", "read"],
-  ["ls", "read"],
-  ["write", "edit"],
-  ["edit", "edit"],
-  ["bash", "execute"],
-  ["grep", "search"],
-  ["find", "search"],
-  ["update_plan", "think"],
-  ["delegate", "think"],
-]);
+/** Describes a call from its tool's declaration (the session's `describeToolCall`): no tool name is known here. */
+export type ToolCallDescriber = (toolName: string, args: Record<string, unknown>) => DescribedToolCall;
 
-/** Tools whose effect is a file's new content, shown as a diff. */
-export const FILE_CHANGING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+/** Zi's call kinds are ACP's names; anything else an editor would not know is `other`. */
+const ACP_KINDS: ReadonlySet<string> = new Set<ToolCallKind>(["read", "edit", "execute", "fetch", "search", "think", "other"]);
 
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-const oneLine = (value: string): string => {
-  const line = value.replace(/\s+/g, " ").trim();
-  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
-};
-
-export function toolKind(name: string): acp.ToolKind {
-  return TOOL_KINDS.get(name) ?? "other";
+export function toolKind(kind: string | undefined): acp.ToolKind {
+  return kind !== undefined && ACP_KINDS.has(kind) ? (kind as acp.ToolKind) : "other";
 }
 
-/** The file a tool call works on, absolute, when its arguments name one. */
-export function toolPath(cwd: string, args: Record<string, unknown>): string | undefined {
-  const path = text(args.path);
-  if (path === undefined) return undefined;
-  return isAbsolute(path) ? path : resolve(cwd, path);
+/** Tools whose effect is a file's new content, shown as a diff: what their declaration says (`edit`). */
+export function changesFiles(info: Pick<ToolCallInfo, "kind">): boolean {
+  return info.kind === "edit";
 }
 
-/** A one-line, human title: what the call does, as an editor shows it in its tool-call card. */
-export function toolTitle(name: string, args: Record<string, unknown>): string {
-  const path = text(args.path);
-  switch (name) {
-    case "read":
-      return oneLine(`Read ${path ?? "file"}`);
-    case "ls":
-      return oneLine(`List ${path ?? "."}`);
-    case "write":
-      return oneLine(`Write ${path ?? "file"}`);
-    case "edit":
-      return oneLine(`Edit ${path ?? "file"}`);
-    case "bash":
-      return oneLine(text(args.command) ?? "Run a command");
-    case "grep":
-      return oneLine(`Search ${JSON.stringify(text(args.pattern) ?? "")}${path ? ` in ${path}` : ""}`);
-    case "find":
-      return oneLine(`Find ${text(args.pattern) ?? "files"}${path ? ` in ${path}` : ""}`);
-    case "update_plan":
-      return "Update the plan";
-    case "delegate":
-      return "Delegate to subagents";
-    default:
-      return oneLine(name);
-  }
+/** The file a call changes, absolute (its tool's resolver), when it changes one. */
+export function toolPath(info: ToolCallInfo): string | undefined {
+  return changesFiles(info) ? info.locations[0]?.path : undefined;
 }
 
-/** Where the call works, for an editor's follow-along: the file, at the line a read starts from. */
-export function toolLocations(cwd: string, args: Record<string, unknown>): acp.ToolCallLocation[] {
-  const path = toolPath(cwd, args);
-  if (path === undefined) return [];
-  const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 0 ? args.offset : undefined;
-  return [offset === undefined ? { path } : { path, line: offset }];
+/** A call's title, as an editor shows it in its tool-call card (the declaration's, already one bounded line). */
+export function toolTitle(info: ToolCallInfo): string {
+  return info.title;
+}
+
+/** Where the call works, for an editor's follow-along: the paths its tool declared, a read at its first line. */
+export function toolLocations(info: ToolCallInfo): acp.ToolCallLocation[] {
+  return info.locations.map((location) => ({ ...location }));
+}
+
+/** The `tool_call` fields a call's declaration gives. */
+export function toolCallFields(info: ToolCallInfo): Pick<acp.ToolCall, "title" | "kind" | "locations"> {
+  return { title: toolTitle(info), kind: toolKind(info.kind), locations: toolLocations(info) };
 }
 
 /** A text output clipped for the editor (never inside a surrogate pair), saying how much was left out. */
@@ -98,17 +65,8 @@ export function toolResultContent(content: unknown): acp.ToolCallContent[] {
 
 /**
  * A diff from the call's arguments alone, for a transcript replayed from the journal (the file's
- * content before the call is not recorded): `write` is the whole new file, `edit` the replaced text.
+ * content before the call is not recorded): the changes the tool's declaration reads from them.
  */
-export function argumentDiff(cwd: string, name: string, args: Record<string, unknown>): acp.ToolCallContent[] {
-  const path = toolPath(cwd, args);
-  if (path === undefined) return [];
-  if (name === "write" && typeof args.content === "string") return [{ type: "diff", path, oldText: null, newText: args.content }];
-  if (name === "edit") {
-    const edits = Array.isArray(args.edits) ? (args.edits as Record<string, unknown>[]) : [args];
-    return edits
-      .filter((edit) => typeof edit?.oldText === "string" && typeof edit?.newText === "string")
-      .map((edit) => ({ type: "diff", path, oldText: edit.oldText as string, newText: edit.newText as string }));
-  }
-  return [];
+export function argumentDiff(described: DescribedToolCall): acp.ToolCallContent[] {
+  return described.changes.map((change) => ({ type: "diff", path: change.path, oldText: change.oldText, newText: change.newText }));
 }

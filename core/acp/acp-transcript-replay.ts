@@ -1,6 +1,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
-import { argumentDiff, toolKind, toolLocations, toolResultContent, toolTitle } from "./acp-tool-calls.js";
+import type { SessionPort } from "../ports/session.port.js";
+import { argumentDiff, toolCallFields, toolResultContent } from "./acp-tool-calls.js";
 
 const PAGE = 100;
 
@@ -13,7 +14,11 @@ type Message = { role?: string; content?: unknown; toolCallId?: string; toolName
  * call as a `tool_call` and its result as a completed or failed `tool_call_update` (diffs from the
  * call's arguments: the file before the call is not in the journal). Returns the transcript's cost.
  */
-export async function replayTranscript(methods: ZiMethodClient, cwd: string, send: (update: acp.SessionUpdate) => Promise<void>): Promise<number> {
+export async function replayTranscript(
+  methods: ZiMethodClient,
+  describe: SessionPort["describeToolCall"],
+  send: (update: acp.SessionUpdate) => Promise<void>,
+): Promise<number> {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   let cost = 0;
   for (let start: number | null = 0; start !== null; ) {
@@ -32,20 +37,12 @@ export async function replayTranscript(methods: ZiMethodClient, cwd: string, sen
           } else if (block.type === "toolCall" && typeof block.id === "string" && typeof block.name === "string") {
             const args = block.arguments ?? {};
             calls.set(block.id, { name: block.name, args });
-            await send({
-              sessionUpdate: "tool_call",
-              toolCallId: block.id,
-              title: toolTitle(block.name, args),
-              kind: toolKind(block.name),
-              status: "pending",
-              locations: toolLocations(cwd, args),
-              rawInput: args,
-            });
+            await send({ sessionUpdate: "tool_call", toolCallId: block.id, ...toolCallFields(describe(block.name, args).info), status: "pending", rawInput: args });
           }
         }
       } else if (message.role === "toolResult" && typeof message.toolCallId === "string") {
         const call = calls.get(message.toolCallId);
-        const diff = call && !message.isError ? argumentDiff(cwd, call.name, call.args) : [];
+        const diff = call && !message.isError ? argumentDiff(describe(call.name, call.args)) : [];
         await send({
           sessionUpdate: "tool_call_update",
           toolCallId: message.toolCallId,

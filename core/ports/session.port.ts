@@ -7,9 +7,16 @@ import type {
   SessionEventListener,
   SessionState,
   SessionUsage,
+  ToolCallInfo,
 } from "../wire/session-types.js";
 
 import type { ContextSummary } from "../wire/context-summary.js";
+
+/** A call of one of the session's tools as its declaration describes it, and the changes its arguments name (edits). */
+export interface DescribedToolCall {
+  info: ToolCallInfo;
+  changes: { path: string; oldText: string | null; newText: string }[];
+}
 
 /** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
 export const SESSION = Symbol.for("zi.port.session");
@@ -20,6 +27,8 @@ export const SESSION = Symbol.for("zi.port.session");
  */
 export interface SessionPort {
   getState(): SessionState;
+  /** How a call of the named tool presents itself, from the tool's declaration (an unknown tool: `other`, titled by its name). */
+  describeToolCall(toolName: string, args: Record<string, unknown>): DescribedToolCall;
   /** Events in source order. The producer awaits a listener's returned promise before its next event. */
   subscribe(listener: SessionEventListener): () => void;
   prompt(input: PromptInput): Promise<PromptResult>;

@@ -40,6 +40,8 @@ import { ToolRunner } from "./tool-runner.js";
 import { ToolApprovals } from "./tool-approvals.js";
 import { ToolCallGate, type ToolCallHook } from "./tool-call-gate.js";
 import { UsageLedger } from "./usage-ledger.js";
+import { describedToolCall } from "./tool-declaration.js";
+import type { DescribedToolCall } from "../ports/session.port.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 
@@ -82,6 +84,8 @@ export class AgentSession implements SessionPort {
   private exclusive: ActiveWork | undefined;
   private closing = false;
 
+  private readonly cwd: string;
+
   constructor(options: AgentSessionOptions) {
     const { runtime, journal } = options;
     const warn = options.warn ?? warnOnStderr;
@@ -92,6 +96,7 @@ export class AgentSession implements SessionPort {
     this.usage = new UsageLedger(journal.entries());
     const recorder = new JournalAppender(journal, this.store, this.tracker, this.usage);
     this.records = new ExtensionRecords(journal, this.store, recorder);
+    this.cwd = options.cwd;
     this.toolGate = new ToolCallGate(options.cwd);
     this.approvals = new ToolApprovals(this.store);
     const preferred = journal.thinkingLevel ?? options.settings?.thinkingLevel ?? "off";
@@ -321,6 +326,10 @@ export class AgentSession implements SessionPort {
   setTools(tools: AgentTool[]): void {
     this.tools.clear();
     for (const tool of tools) this.registerTool(tool);
+  }
+
+  describeToolCall(toolName: string, args: Record<string, unknown>): DescribedToolCall {
+    return describedToolCall(this.tools.get(toolName), toolName, args, this.cwd);
   }
 
   /** The tools offered to the model now, in registration order. */

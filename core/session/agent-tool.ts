@@ -1,4 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
+import type { ToolDeclaration } from "./tool-declaration.js";
 
 /** What a tool returns (and streams as partial results while it runs). */
 export interface AgentToolResult {
@@ -35,6 +36,11 @@ export interface AgentTool {
    * it. Absent: the run stops waiting for the tool the moment it is interrupted.
    */
   abortGraceMs?: number;
+  /**
+   * What the tool is and what a call will touch (tool-declaration.ts): the permission rules, read-only
+   * mode, ACP and the prompt read it. Absent: effect `other`, never read-only.
+   */
+  declaration?: ToolDeclaration;
 }
 
 /** The longest an interrupt waits for a tool's own result: well inside the 5 s settlement bound. */

@@ -1,4 +1,5 @@
 import type { DelegationOrigin } from "../wire/session-types.js";
+import type { ToolDeclaration } from "./tool-declaration.js";
 
 /** A tool call about to run: its arguments already passed the tool's schema. */
 export interface ToolCallCheck {
@@ -7,6 +8,8 @@ export interface ToolCallCheck {
   args: Record<string, unknown>;
   /** Set when a delegated child makes the call. */
   delegation?: DelegationOrigin;
+  /** The called tool's declaration (absent: undeclared, effect `other`). */
+  declaration?: ToolDeclaration;
 }
 
 /**

@@ -5,6 +5,7 @@ import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agen
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
+import { callInfo, declarationOf, describeCall } from "./tool-declaration.js";
 
 interface Outcome {
   result: AgentToolResult;
@@ -33,8 +34,11 @@ export class ToolRunner {
   async run(calls: PiAi.ToolCall[], tools: ReadonlyMap<string, AgentTool>, signal: AbortSignal): Promise<PiAi.ToolResultMessage[]> {
     const messages: PiAi.ToolResultMessage[] = [];
     for (const call of calls) {
-      await this.store.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
-      const { result, isError } = await this.outcome(call, tools.get(call.name), signal);
+      const tool = tools.get(call.name);
+      const declaration = declarationOf(tool);
+      const info = callInfo(declaration, describeCall(call.name, declaration, call.arguments ?? {}, this.cwd));
+      await this.store.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, call: info });
+      const { result, isError } = await this.outcome(call, tool, signal);
       await this.store.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
       const message: PiAi.ToolResultMessage = {
         role: "toolResult",
@@ -65,7 +69,7 @@ export class ToolRunner {
     } catch (error) {
       return failure(describe(error));
     }
-    const gate = await new AbortRace(signal).run(() => this.guard({ toolCallId: call.id, toolName: call.name, args }, validate, signal));
+    const gate = await new AbortRace(signal).run(() => this.guard({ toolCallId: call.id, toolName: call.name, args, declaration: declarationOf(tool) }, validate, signal));
     if (gate.type === "failed") return failure(`The tool call was blocked: its permission check failed (${describe(gate.error)}).`);
     // Nothing starts once the run is interrupted, whatever the gate said.
     if (gate.type === "aborted" || signal.aborted) return failure("Tool call skipped: the run was interrupted.");

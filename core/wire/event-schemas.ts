@@ -1,7 +1,7 @@
 import { bool, closed, count, nullable, open, ref, str, type JsonSchema } from "./json-schema.js";
 const event = (type: string, fields: Record<string, JsonSchema> = {}, optional: readonly string[] = []): JsonSchema =>
   closed<Record<string, JsonSchema>, string>({ type: { const: type }, ...fields }, optional);
-import { PERMISSION_REQUEST_FIELDS, PERMISSION_REQUEST_OPTIONAL } from "./wire-schemas.js";
+import { PERMISSION_REQUEST_FIELDS, PERMISSION_REQUEST_OPTIONAL, TOOL_CALL_INFO } from "./wire-schemas.js";
 const queued: JsonSchema = { type: "array", items: ref("QueuedInput") };
 const compactionReason: JsonSchema = { enum: ["threshold", "overflow", "manual"] };
 
@@ -21,7 +21,7 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, JsonSchema> = new Map<string, Js
     }),
   ],
   ["message_end", event("message_end", { message: ref("Message") })],
-  ["tool_execution_start", event("tool_execution_start", { toolCallId: str, toolName: str, args: {} })],
+  ["tool_execution_start", event("tool_execution_start", { toolCallId: str, toolName: str, args: {}, call: TOOL_CALL_INFO })],
   ["tool_execution_update", event("tool_execution_update", { toolCallId: str, toolName: str, partialResult: {} })],
   ["tool_execution_end", event("tool_execution_end", { toolCallId: str, toolName: str, result: {}, isError: bool })],
   ["turn_end", event("turn_end", { message: nullable(ref("Message")), toolResults: { type: "array", items: ref("Message") } })],

@@ -79,6 +79,21 @@ export type PermissionDecision = "allow_once" | "allow_always" | "deny";
 /** Who settled a permission request (docs/permissions.md). */
 export type PermissionDecider = "client" | "rule" | "timeout" | "interrupt" | "disconnect";
 
+/** What a call of a tool does to the world, as the tool declares it (ACP's ToolKind names where they match). */
+export type ToolEffect = "read" | "edit" | "execute" | "fetch" | "other";
+export const TOOL_EFFECTS: readonly ToolEffect[] = ["read", "edit", "execute", "fetch", "other"];
+/** How a call presents itself: its effect, or a finer display kind (ACP's `search`, `think`). */
+export type ToolCallKind = ToolEffect | "search" | "think";
+export const TOOL_CALL_KINDS: readonly ToolCallKind[] = [...TOOL_EFFECTS, "search", "think"];
+
+/** A call as its tool describes it: `tool_execution_start.call`, and what ACP's tool-call cards show. */
+export interface ToolCallInfo {
+  kind: ToolCallKind;
+  title: string;
+  /** The paths it touches, absolute (resolved by the tool's own resolver); `line` where a read starts. */
+  locations: { path: string; line?: number }[];
+}
+
 /** A policy rule as the `permission.*` family and settings.json spell it (docs/permissions.md). */
 export interface PermissionRule {
   action: PermissionAction;
@@ -87,6 +102,8 @@ export interface PermissionRule {
   path?: string;
   outsideCwd?: true;
   readOnly?: true;
+  /** The tools whose declared effect this is. */
+  effect?: ToolEffect;
 }
 
 /** A rule with where it came from, as policies, requests and journal entries report it. */
@@ -98,6 +115,8 @@ export type DecidingRule = SourcedPermissionRule | { action: PermissionAction; s
 /** What the call would do, for a person to read: the command, the path, the change. */
 export interface PermissionSummary {
   title: string;
+  /** The call's kind, from its tool's declaration. */
+  kind?: ToolCallKind;
   command?: string;
   path?: string;
   outsideCwd?: boolean;

@@ -1,4 +1,4 @@
-import { THINKING_LEVELS } from "./session-types.js";
+import { THINKING_LEVELS, TOOL_CALL_KINDS, TOOL_EFFECTS } from "./session-types.js";
 import { anyValue, arrayOf, bool, closed, count, described, literal, oneOf, ref, str, type JsonSchema } from "./json-schema.js";
 import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
 import type { WireTypes } from "./wire-types.js";
@@ -38,8 +38,12 @@ const PERMISSION_RULE_FIELDS = {
   path: str,
   outsideCwd: literal(true),
   readOnly: literal(true),
+  effect: literal(...TOOL_EFFECTS),
 };
-const RULE_OPTIONAL = ["tool", "command", "path", "outsideCwd", "readOnly"] as const;
+const RULE_OPTIONAL = ["tool", "command", "path", "outsideCwd", "readOnly", "effect"] as const;
+
+/** `tool_execution_start.call`: how the call presents itself, from its tool's declaration. */
+export const TOOL_CALL_INFO = closed({ kind: literal(...TOOL_CALL_KINDS), title: str, locations: arrayOf(closed({ path: str, line: count }, ["line"])) });
 
 /** A PermissionRequest's members: the `permission.list` items, the state's, and `permission_requested` beside its `type`. */
 export const PERMISSION_REQUEST_FIELDS = {
@@ -49,8 +53,8 @@ export const PERMISSION_REQUEST_FIELDS = {
   args: anyValue("The arguments, or (argsTruncated) their JSON clipped to a string."),
   argsTruncated: literal(true),
   summary: closed(
-    { title: str, command: str, path: str, outsideCwd: bool, diff: str, diffTruncated: literal(true) },
-    ["command", "path", "outsideCwd", "diff", "diffTruncated"],
+    { title: str, kind: literal(...TOOL_CALL_KINDS), command: str, path: str, outsideCwd: bool, diff: str, diffTruncated: literal(true) },
+    ["kind", "command", "path", "outsideCwd", "diff", "diffTruncated"],
   ),
   rule: ref("DecidingRule"),
   alwaysRules: arrayOf(ref("PermissionRule")),

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
 import { BashOutputCollector, type CollectedOutput } from "./bash-output-collector.js";
 import { type BashExit, BashRun } from "./bash-run.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
@@ -37,6 +38,14 @@ export class BashTool implements AgentTool {
     },
     required: ["command"],
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "execute",
+    describe: (args) => {
+      const command = typeof args.command === "string" ? args.command : "";
+      return { title: command.trim() === "" ? "Run a command" : command, paths: [], command };
+    },
   };
 
   constructor(private readonly logDir: string) {}

@@ -5,7 +5,9 @@ import { type EditSpec, MAX_EDITS, repairEditArguments } from "./edit-request.js
 import { readTextFile } from "./text-file-reader.js";
 import { type TolerantText, occurrences, tolerantForm } from "./tolerant-match.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { displayPath, resolveToolPath, toolCallPath } from "./tool-paths.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
 
 const BOM = "\uFEFF";
 const toLf = (text: string): string => text.replace(/\r\n/g, "\n");
@@ -59,14 +61,38 @@ export class EditTool implements AgentTool {
     return repairEditArguments(args);
   }
 
-  async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {
-    const args = new ToolArgs(this.name, repairEditArguments(rawArgs) as Record<string, unknown>);
+  readonly declaration: ToolDeclaration = {
+    effect: "edit",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path") ?? "";
+      return { title: `Edit ${path}`, paths: [toolCallPath(cwd, path)] };
+    },
+    argumentChanges: (args, cwd) => {
+      const { path } = toolCallPath(cwd, declaredString(args, "path") ?? "");
+      const repaired = repairEditArguments(args) as Record<string, unknown>;
+      const edits = Array.isArray(repaired.edits) ? (repaired.edits as Record<string, unknown>[]) : [repaired];
+      return edits
+        .filter((one) => typeof one?.oldText === "string" && typeof one?.newText === "string")
+        .map((one) => ({ path, oldText: one.oldText as string, newText: one.newText as string }));
+    },
+    // The approval shows what execute would write: the same plan, every occurrence of a replaceAll included.
+    preview: async (args, cwd) => {
+      try {
+        const plan = await EditTool.plan(args, cwd);
+        return [{ path: plan.absolute, before: plan.raw, after: plan.bom + plan.edited }];
+      } catch (error) {
+        return [{ path: toolCallPath(cwd, declaredString(args, "path") ?? "").path, skipped: (error as Error).message }];
+      }
+    },
+  };
+
+  /** What the call would write: read, locate every edit in the original, splice. Throws what the call would. */
+  private static async plan(rawArgs: Record<string, unknown>, cwd: string) {
+    const args = new ToolArgs("edit", repairEditArguments(rawArgs) as Record<string, unknown>);
     const path = args.requiredString("path");
     const edits = EditTool.readEdits(args);
-    if (context.signal.aborted) throw new Error("edit was interrupted before it started.");
-    const absolute = resolveToolPath(context.cwd, path);
-    const shown = displayPath(context.cwd, absolute);
-
+    const absolute = resolveToolPath(cwd, path);
+    const shown = displayPath(cwd, absolute);
     const raw = await readTextFile(absolute, shown);
     const bom = raw.startsWith(BOM) ? BOM : "";
     const body = raw.slice(bom.length);
@@ -78,6 +104,16 @@ export class EditTool implements AgentTool {
       from = range.end;
     }
     edited += body.slice(from);
+    return { edits, absolute, shown, raw, bom, body, ranges, edited };
+  }
+
+  async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {
+    if (context.signal.aborted) {
+      // Checked after the arguments, as before: a bad call still says what is wrong with it.
+      EditTool.readEdits(new ToolArgs(this.name, repairEditArguments(rawArgs) as Record<string, unknown>));
+      throw new Error("edit was interrupted before it started.");
+    }
+    const { edits, absolute, shown, body, bom, ranges, edited } = await EditTool.plan(rawArgs, context.cwd);
     await writeFileAtomically(absolute, shown, bom + edited);
 
     const summary = summariseEdit(shown, body, edited, ranges);

@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { GlobMatcher } from "./glob-matcher.js";
 import { comparePaths } from "./search-backend.js";
@@ -7,7 +9,7 @@ import { chooseSearchBackend } from "./search-backend-choice.js";
 import { joinBounded, resolveSearchRoot } from "./search-root.js";
 import { SortedBest } from "./sorted-best.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath } from "./tool-paths.js";
+import { displayPath, toolCallPath } from "./tool-paths.js";
 
 const { defaultFindLimit, maxListLimit, maxOutputBytes } = CODING_TOOL_LIMITS;
 
@@ -29,6 +31,15 @@ export class FindTool implements AgentTool {
     },
     required: ["pattern"],
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "read",
+    display: "search",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path");
+      return { title: `Find ${declaredString(args, "pattern") ?? "files"}${path ? ` in ${path}` : ""}`, paths: [toolCallPath(cwd, path ?? ".")] };
+    },
   };
 
   constructor(private readonly ripgrep?: string | false) {}

@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { GlobMatcher } from "./glob-matcher.js";
 import { type GrepLine, withContext } from "./grep-context.js";
@@ -10,7 +12,7 @@ import { joinBounded, resolveSearchRoot } from "./search-root.js";
 import { SortedBest } from "./sorted-best.js";
 import { clipChars } from "./text-bounds.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath } from "./tool-paths.js";
+import { displayPath, toolCallPath } from "./tool-paths.js";
 
 const { defaultGrepLimit, maxGrepLimit, maxOutputBytes, grepLineChars, maxScanFileBytes, maxGrepContext } = CODING_TOOL_LIMITS;
 
@@ -45,6 +47,15 @@ export class GrepTool implements AgentTool {
     },
     required: ["pattern"],
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "read",
+    display: "search",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path");
+      return { title: `Search ${JSON.stringify(declaredString(args, "pattern") ?? "")}${path ? ` in ${path}` : ""}`, paths: [toolCallPath(cwd, path ?? ".")] };
+    },
   };
 
   constructor(private readonly ripgrep?: string | false) {}

@@ -1,12 +1,14 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
 import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { describeFileError } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { displayPath, resolveToolPath, toolCallPath } from "./tool-paths.js";
 
 const { defaultListLimit, maxListLimit, maxOutputBytes } = CODING_TOOL_LIMITS;
 
@@ -30,6 +32,14 @@ export class LsTool implements AgentTool {
       limit: { type: "integer", minimum: 1, maximum: maxListLimit, description: `Most entries to show (default ${defaultListLimit}).` },
     },
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "read",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path") ?? ".";
+      return { title: `List ${path}`, paths: [toolCallPath(cwd, path)] };
+    },
   };
 
   async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {

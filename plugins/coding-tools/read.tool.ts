@@ -1,11 +1,13 @@
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { open, readFile } from "node:fs/promises";
 import { imageDimensions, type SniffedImage, sniffImage } from "./image-file.js";
 import { LineWindowReader } from "./line-window-reader.js";
 import { describeFileError, statFile } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { displayPath, resolveToolPath, toolCallPath } from "./tool-paths.js";
 
 const { maxOutputLines, maxOutputBytes, maxImageBytes, maxImageSide } = CODING_TOOL_LIMITS;
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -28,6 +30,15 @@ export class ReadTool implements AgentTool {
     },
     required: ["path"],
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "read",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path") ?? "";
+      const offset = typeof args.offset === "number" && Number.isInteger(args.offset) && args.offset > 0 ? args.offset : undefined;
+      return { title: `Read ${path}`, paths: [toolCallPath(cwd, path, offset)] };
+    },
   };
 
   async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {

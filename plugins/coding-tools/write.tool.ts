@@ -1,7 +1,21 @@
+import { existsSync } from "node:fs";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
 import { writeFileAtomically } from "./atomic-file-writer.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { displayPath, resolveToolPath, toolCallPath } from "./tool-paths.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
+import { declaredString } from "./declared-args.js";
+import { readTextFile } from "./text-file-reader.js";
+
+/** The file's text now (read as `edit` reads it), or null when there is none to replace. */
+async function existingText(path: string, shown: string): Promise<string | null> {
+  try {
+    return await readTextFile(path, shown);
+  } catch (error) {
+    if (!existsSync(path)) return null;
+    throw error;
+  }
+}
 
 /** `write`: creates or replaces a whole file, atomically. */
 export class WriteTool implements AgentTool {
@@ -17,6 +31,24 @@ export class WriteTool implements AgentTool {
     },
     required: ["path", "content"],
     additionalProperties: false,
+  };
+
+  readonly declaration: ToolDeclaration = {
+    effect: "edit",
+    describe: (args, cwd) => {
+      const path = declaredString(args, "path") ?? "";
+      return { title: `Write ${path}`, paths: [toolCallPath(cwd, path)] };
+    },
+    argumentChanges: (args, cwd) => (typeof args.content === "string" ? [{ path: toolCallPath(cwd, declaredString(args, "path") ?? "").path, oldText: null, newText: args.content }] : []),
+    preview: async (args, cwd) => {
+      const { path } = toolCallPath(cwd, declaredString(args, "path") ?? "");
+      const after = typeof args.content === "string" ? args.content : "";
+      try {
+        return [{ path, before: await existingText(path, displayPath(cwd, path)), after }];
+      } catch (error) {
+        return [{ path, skipped: (error as Error).message }];
+      }
+    },
   };
 
   async execute(rawArgs: Record<string, unknown>, context: AgentToolContext): Promise<AgentToolResult> {

@@ -3,6 +3,7 @@ import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
 import { type AgentTool, type AgentToolContext, type AgentToolResult, MAX_ABORT_GRACE_MS } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
 import type { AgentProfile } from "./agent-profile.js";
 import { childTools, DELEGATE_TOOL } from "./child-tools.js";
 import { delegateParameters, parseDelegateRequest, type DelegateRequest } from "./delegate-request.js";
@@ -43,6 +44,8 @@ export class DelegateTool implements AgentTool {
    * with each task's status and the children's end entries come before the interrupt is answered.
    */
   readonly abortGraceMs = MAX_ABORT_GRACE_MS;
+  /** Its children's calls pass the gate themselves; the delegation itself only plans. */
+  readonly declaration: ToolDeclaration = { effect: "other", display: "think", describe: () => ({ title: "Delegate to subagents", paths: [] }) };
   private readonly maxTasks: number;
   private readonly maxConcurrent: number;
 

@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
 import { MCP_LIMITS } from "./mcp-limits.js";
 
 /** One server tool under Zi's name. */
@@ -32,6 +33,8 @@ export class McpSearchTool implements AgentTool {
     },
     additionalProperties: false,
   };
+  /** It may call any MCP tool by name, so it is never read-only, whatever the tool it calls declares. */
+  readonly declaration: ToolDeclaration = { effect: "other", describe: (args) => ({ title: typeof args.call === "string" ? `Call ${args.call}` : `Search MCP tools`, paths: [] }) };
   private readonly byName: ReadonlyMap<string, McpToolEntry>;
 
   constructor(

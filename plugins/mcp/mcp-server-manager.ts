@@ -3,6 +3,7 @@ import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
 import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import { mcpToolEffect } from "./mcp-tool-effect.js";
 import { McpConfigFiles, type McpToolSearch } from "./mcp-config-files.js";
 import { MCP_LIMITS } from "./mcp-limits.js";
 import { McpResultConverter } from "./mcp-result-converter.js";
@@ -186,6 +187,7 @@ export class McpServerManager implements McpPort {
       description: McpServerManager.description(entry.tool),
       parameters: McpServerManager.schema(entry.tool),
       execute: (args, context) => this.execute(entry, args, context),
+      declaration: { effect: mcpToolEffect(entry.tool), describe: () => ({ title: entry.tool.annotations?.title ?? entry.tool.title ?? entry.name, paths: [] }) },
     };
   }
 

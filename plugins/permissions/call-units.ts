@@ -1,53 +1,37 @@
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
+import { realPath } from "../../core/session/tool-path-resolver.js";
+import type { ToolCallDescription, ToolEffect } from "../../core/session/tool-declaration.js";
 import type { PermissionRule } from "../../core/wire/session-types.js";
 import { commandParts, partCommand } from "./bash-command.js";
 import { type CallUnit, literalGlob } from "./permission-rule.js";
-import { BASH_TOOL, PATH_TOOLS } from "./rule-check.js";
-
-/** The real path of `path`'s deepest existing ancestor, with the rest appended (a symlink cannot hide an escape). */
-function realish(path: string): string {
-  let existing = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      const real = realpathSync(existing);
-      return rest.length === 0 ? real : resolve(real, ...rest.reverse());
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return path;
-      rest.push(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      existing = parent;
-    }
-  }
-}
 
 /** The working directory's real path, resolved once per directory (it is the same for every call). */
 const roots = new Map<string, string>();
 
-/** Where a path argument points: relative to the cwd with "/" separators, or undefined outside it. */
-export function locate(cwd: string, path: string): { relative: string | undefined; absolute: string } {
-  const absolute = realish(resolve(cwd, path));
+/** Where a declared path lands: relative to the cwd's real path with "/" separators, or undefined outside it. */
+export function locate(cwd: string, real: string): { relative: string | undefined; absolute: string } {
   let root = roots.get(cwd);
-  if (root === undefined) roots.set(cwd, (root = realish(resolve(cwd))));
-  const inside = relative(root, absolute);
+  if (root === undefined) roots.set(cwd, (root = realPath(cwd)));
+  const inside = relative(root, real);
   const outside = inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-  return { relative: outside ? undefined : inside.split(sep).join("/") || ".", absolute };
+  return { relative: outside ? undefined : inside.split(sep).join("/") || ".", absolute: real };
 }
 
 /**
- * What the policy looks at in one call: for `bash` each simple command of the line (a command with no
- * words at all is one empty unit, so it still meets the tool's rules), for `write`/`edit` the path,
- * for every other tool its name.
+ * What the policy looks at in one call, from its tool's declaration: for a call that runs a command
+ * each simple command of the line (a command with no words at all is one empty unit, so it still meets
+ * the tool's rules), for a call that touches paths each path (as the tool's own resolver found it,
+ * symlinks resolved), for every other call the tool itself.
  */
-export function callUnits(toolName: string, args: Record<string, unknown>, cwd: string): CallUnit[] {
-  if (toolName === BASH_TOOL && typeof args.command === "string") {
-    const parts = commandParts(args.command);
-    if (parts.length === 0) return [{ kind: "command", tool: toolName, tokens: [], opaque: false }];
-    return parts.map((part) => ({ kind: "command", tool: toolName, tokens: part.tokens, opaque: part.opaque }));
+export function callUnits(toolName: string, effect: ToolEffect, description: ToolCallDescription, cwd: string): CallUnit[] {
+  const tool = toolName;
+  if (description.command !== undefined) {
+    const parts = commandParts(description.command);
+    if (parts.length === 0) return [{ kind: "command", tool, effect, tokens: [], opaque: false }];
+    return parts.map((part) => ({ kind: "command", tool, effect, tokens: part.tokens, opaque: part.opaque }));
   }
-  if (PATH_TOOLS.has(toolName) && typeof args.path === "string") return [{ kind: "path", tool: toolName, ...locate(cwd, args.path) }];
-  return [{ kind: "tool", tool: toolName }];
+  if (description.paths.length > 0) return description.paths.map((entry) => ({ kind: "path", tool, effect, ...locate(cwd, entry.real) }));
+  return [{ kind: "tool", tool, effect }];
 }
 
 const firstSubstitution = (tokens: string[]): number => {
@@ -62,10 +46,10 @@ export function alwaysRule(unit: CallUnit): PermissionRule | undefined {
       // A redirection or here-document cannot be held by a command rule (they never match one); a
       // substitution's words end the prefix (its own commands are parts of their own).
       const words = unit.tokens.slice(0, firstSubstitution(unit.tokens));
-      return unit.opaque || words.length === 0 ? undefined : { action: "allow", tool: BASH_TOOL, command: partCommand({ tokens: words, opaque: false }) };
+      return unit.opaque || words.length === 0 ? undefined : { action: "allow", tool: literalGlob(unit.tool), command: partCommand({ tokens: words, opaque: false }) };
     }
     case "path":
-      return { action: "allow", tool: unit.tool, path: unit.relative === undefined ? literalGlob(unit.absolute) : literalGlob(unit.relative) };
+      return { action: "allow", tool: literalGlob(unit.tool), path: unit.relative === undefined ? literalGlob(unit.absolute) : literalGlob(unit.relative) };
     default:
       return { action: "allow", tool: literalGlob(unit.tool) };
   }

@@ -3,7 +3,8 @@ import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import type { ApprovalAnswer } from "../../core/session/tool-approvals.js";
 import type { GateResult, HookVerdict, ToolCallCheck, ToolPolicy } from "../../core/session/tool-call-gate.js";
-import type { DecidingRule, PermissionDecision, PermissionRequest, PermissionRule } from "../../core/wire/session-types.js";
+import { declarationOf, describeCall } from "../../core/session/tool-declaration.js";
+import type { DecidingRule, PermissionDecision, PermissionRequest, PermissionRule, PermissionSummary } from "../../core/wire/session-types.js";
 import { boundedArgs, summarize } from "./call-summary.js";
 import { alwaysRule, callUnits } from "./call-units.js";
 import { type EffectivePolicy, PermissionPolicy, type PolicyLayer } from "./permission-policy.js";
@@ -82,7 +83,9 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     }
     // Today's behaviour, unchanged and unparsed: nothing to decide, nothing to journal.
     if (this.policy.permissive && hooks.action === undefined && hooks.rewrittenBy.length === 0) return { action: "allow", args: call.args };
-    const evaluation = this.policy.evaluate(callUnits(call.toolName, call.args, this.cwd));
+    const declaration = declarationOf(call);
+    const description = describeCall(call.toolName, declaration, call.args, this.cwd);
+    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd));
     const { rule } = evaluation;
     if (evaluation.action === "deny") {
       const message = `Permission denied by ${describeRule(rule)}.`;
@@ -97,10 +100,10 @@ export class PermissionController implements PermissionPort, ToolPolicy {
       this.record(call, "allow", "extension", { ...base, rule, extension: hooks.decidedBy });
       return { action: "allow", args: call.args };
     }
-    return this.ask(call, evaluation.asking, rule, base, signal);
+    return this.ask(call, evaluation.asking, rule, base, signal, await summarize(declaration, description, call.args, this.cwd));
   }
 
-  private async ask(call: ToolCallCheck, asking: CallUnit[], rule: DecidingRule, base: object, signal: AbortSignal): Promise<GateResult> {
+  private async ask(call: ToolCallCheck, asking: CallUnit[], rule: DecidingRule, base: object, signal: AbortSignal, summary: PermissionSummary): Promise<GateResult> {
     const approvals = this.session().approvals;
     const alwaysRules: PermissionRule[] = [];
     for (const unit of asking) {
@@ -111,7 +114,7 @@ export class PermissionController implements PermissionPort, ToolPolicy {
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       ...boundedArgs(call.args),
-      summary: await summarize(call.toolName, call.args, this.cwd),
+      summary,
       rule,
       alwaysRules,
       ...(call.delegation ? { delegation: { ...call.delegation } } : {}),

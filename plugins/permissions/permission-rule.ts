@@ -1,13 +1,16 @@
 import picomatch from "picomatch";
 import type { PermissionRule } from "../../core/wire/session-types.js";
 import { ruleCommandTokens } from "./bash-command.js";
-import { READ_ONLY_TOOLS } from "./rule-check.js";
+import type { ToolEffect } from "../../core/wire/session-types.js";
 
-/** What one rule looks at in a call: one tool name, and for bash one simple command, for write/edit one path. */
+/**
+ * What one rule looks at in a call: its tool (name and declared effect), and for a call that runs a
+ * command one simple command of it, for a call that touches paths one of them.
+ */
 export type CallUnit =
-  | { kind: "tool"; tool: string }
-  | { kind: "command"; tool: string; tokens: string[]; opaque: boolean }
-  | { kind: "path"; tool: string; relative: string | undefined; absolute: string };
+  | { kind: "tool"; tool: string; effect: ToolEffect }
+  | { kind: "command"; tool: string; effect: ToolEffect; tokens: string[]; opaque: boolean }
+  | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string };
 
 /** A rule checked and compiled once: its matchers are built when it enters a policy. */
 export class CompiledRule {
@@ -28,7 +31,9 @@ export class CompiledRule {
   matches(unit: CallUnit): boolean {
     const { rule } = this;
     if (this.tool && !this.tool(unit.tool)) return false;
-    if (rule.readOnly && !READ_ONLY_TOOLS.has(unit.tool)) return false;
+    // Read-only is what the tool declares, never its name: an undeclared tool (`other`) is not read-only.
+    if (rule.readOnly && unit.effect !== "read") return false;
+    if (rule.effect !== undefined && unit.effect !== rule.effect) return false;
     if (this.command === null) return false;
     if (this.command) {
       if (unit.kind !== "command" || unit.opaque) return false;

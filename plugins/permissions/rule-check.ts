@@ -1,4 +1,4 @@
-import type { PermissionAction, PermissionRule } from "../../core/wire/session-types.js";
+import { TOOL_EFFECTS, type PermissionAction, type PermissionRule, type ToolEffect } from "../../core/wire/session-types.js";
 import { ruleCommandTokens } from "./bash-command.js";
 
 /**
@@ -7,11 +7,6 @@ import { ruleCommandTokens } from "./bash-command.js";
  * plugin's deferred startup.
  */
 export const PERMISSION_ACTIONS: readonly PermissionAction[] = ["allow", "ask", "deny"];
-/** The built-in tools that only read (the `readOnly` selector). */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "ls", "grep", "find"]);
-/** The built-in tools that write one file named by `path` (the `path` and `outsideCwd` selectors). */
-export const PATH_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
-export const BASH_TOOL = "bash";
 /** The wait bound's ceiling, in seconds (settings and `permission.set_policy`). */
 export const MAX_WAIT_SECONDS = 86_400;
 
@@ -23,15 +18,16 @@ export function ruleProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "a rule must be an object";
   const rule = value as Record<string, unknown>;
   for (const key of Object.keys(rule)) {
-    if (!["action", "tool", "command", "path", "outsideCwd", "readOnly"].includes(key)) return `unknown rule field "${key}"`;
+    if (!["action", "tool", "command", "path", "outsideCwd", "readOnly", "effect"].includes(key)) return `unknown rule field "${key}"`;
   }
   if (!PERMISSION_ACTIONS.includes(rule.action as PermissionAction)) return 'action must be "allow", "ask" or "deny"';
   for (const key of ["tool", "command", "path"]) {
     if (rule[key] !== undefined && (typeof rule[key] !== "string" || rule[key] === "")) return `${key} must be a non-empty string`;
   }
   for (const key of ["outsideCwd", "readOnly"]) if (rule[key] !== undefined && rule[key] !== true) return `${key} must be true when present`;
-  if ([rule.tool, rule.command, rule.path, rule.outsideCwd, rule.readOnly].every((field) => field === undefined)) {
-    return "a rule needs tool, command, path, outsideCwd or readOnly";
+  if (rule.effect !== undefined && !TOOL_EFFECTS.includes(rule.effect as ToolEffect)) return `effect must be one of ${TOOL_EFFECTS.join(", ")}`;
+  if ([rule.tool, rule.command, rule.path, rule.outsideCwd, rule.readOnly, rule.effect].every((field) => field === undefined)) {
+    return "a rule needs tool, command, path, outsideCwd, readOnly or effect";
   }
   if (typeof rule.command === "string") {
     const tokens = ruleCommandTokens(rule.command);
@@ -45,10 +41,10 @@ export function ruleProblem(value: unknown): string | undefined {
 export function normalizeRule(value: PermissionRule): PermissionRule {
   const rule: PermissionRule = { action: value.action };
   if (value.tool !== undefined) rule.tool = value.tool;
-  else if (value.command !== undefined) rule.tool = BASH_TOOL;
   if (value.command !== undefined) rule.command = value.command;
   if (value.path !== undefined) rule.path = value.path;
   if (value.outsideCwd) rule.outsideCwd = true;
   if (value.readOnly) rule.readOnly = true;
+  if (value.effect !== undefined) rule.effect = value.effect;
   return rule;
 }

@@ -1,4 +1,5 @@
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
+import type { ToolDeclaration } from "../../core/session/tool-declaration.js";
 import type { WorkPlanStep } from "../../core/wire/session-types.js";
 import { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, copyWorkPlanSteps, workPlanStepsProblem } from "../../core/wire/work-plan-step.js";
 
@@ -26,6 +27,8 @@ export class UpdatePlanTool implements AgentTool {
     required: ["steps"],
     additionalProperties: false,
   };
+
+  readonly declaration: ToolDeclaration = { effect: "other", display: "think", describe: () => ({ title: "Update the plan", paths: [] }) };
 
   constructor(private readonly onPlanUpdate: PlanUpdater) {}
 

@@ -200,7 +200,8 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect((await zi.agent.request("session/list", {})).sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, elsewhere].sort());
     const loaded = await zi.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
     expect(loaded.configOptions?.[0]).toMatchObject({ id: "model", currentValue: "faux/scripted" });
-    const replay = zi.updatesOf(sessionId);
+    // The replay waits for the session's tools (their declarations describe the calls): commands may come first.
+    const replay = zi.updatesOf(sessionId).filter((update) => update.sessionUpdate !== "available_commands_update");
     expect(replay[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "write a" } });
     expect(replay).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "w1", kind: "edit", title: "Write a.txt" }));
     expect(replay).toContainEqual(

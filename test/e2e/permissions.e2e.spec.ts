@@ -41,7 +41,7 @@ describe("permissions over RPC: the issue's scenario with the scripted model", (
       type: "permission_requested",
       toolName: "bash",
       args: { command: "touch denied.txt" },
-      summary: { title: "Run touch denied.txt", command: "touch denied.txt" },
+      summary: { title: "Run touch denied.txt", kind: "execute", command: "touch denied.txt" },
       rule: { action: "ask", source: "default" },
       alwaysRules: [{ action: "allow", tool: "bash", command: "touch denied.txt" }],
     });
@@ -162,8 +162,8 @@ describe("permissions over RPC: interrupt, rules, allow_always, the journal", ()
     expect(resumed.stderr).not.toContain("damaged");
     await resumed.close();
     expect(decisions.slice(0, 3)).toEqual([
-      expect.objectContaining({ kind: "decision", toolName: "bash", decision: "allow", decidedBy: "rule", rule: { action: "allow", tool: "bash", command: "touch", source: "global" } }),
-      expect.objectContaining({ decision: "deny", decidedBy: "rule", rule: { action: "deny", tool: "bash", command: "rm", source: "global" } }),
+      expect.objectContaining({ kind: "decision", toolName: "bash", decision: "allow", decidedBy: "rule", rule: { action: "allow", command: "touch", source: "global" } }),
+      expect.objectContaining({ decision: "deny", decidedBy: "rule", rule: { action: "deny", command: "rm", source: "global" } }),
       expect.objectContaining({ decision: "allow", decidedBy: "client", clientDecision: "allow_always", requestId: asked.requestId, addedRules: asked.alwaysRules }),
     ]);
   }, 30_000);
@@ -280,13 +280,13 @@ describe("permissions from the settings files", () => {
     await select(zi);
     const policy = await zi.call("p", "permission.set_policy", { default: "ask", rules: [{ command: "echo", action: "ask" }] });
     expect(policy.result.policy.rules).toEqual([
-      { action: "deny", tool: "bash", command: "touch", source: "project" },
-      { action: "ask", tool: "bash", command: "echo", source: "runtime" },
+      { action: "deny", command: "touch", source: "project" },
+      { action: "ask", command: "echo", source: "runtime" },
     ]);
     await zi.call("r", "session.prompt", { delivery: "direct", text: "go", completionId: "c" });
     const request = await requested(zi, 1);
     expect(request.args).toEqual({ command: "echo asks" });
-    expect(request.rule).toEqual({ action: "ask", tool: "bash", command: "echo", source: "runtime" });
+    expect(request.rule).toEqual({ action: "ask", command: "echo", source: "runtime" });
     await zi.call("a", "permission.resolve", { requestId: request.requestId, decision: "allow_once" });
     await zi.call("w", "session.await_idle", { completionId: "c" });
     expect(zi.events("tool_execution_end")[0].result.content[0].text).toMatch(/deny rule .*"touch".* from the project settings/);

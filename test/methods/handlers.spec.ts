@@ -26,6 +26,7 @@ import { SPEC_READY_STATE } from "../support/spec-ready-state.js";
 function sessionMock(): jest.Mocked<SessionPort> {
   return {
     getState: jest.fn(() => ({ sessionId: "s", ...SPEC_READY_STATE }) as never),
+    describeToolCall: jest.fn((toolName: string) => ({ info: { kind: "other" as const, title: toolName, locations: [] }, changes: [] })),
     subscribe: jest.fn(() => () => {}),
     prompt: jest.fn(async () => ({ delivery: "direct" as const, admission: "started" as const })),
     interrupt: jest.fn(async () => {}),

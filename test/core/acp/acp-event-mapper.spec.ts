@@ -4,13 +4,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { AcpEventMapper, planUpdate, usageUpdate } from "../../../core/acp/acp-event-mapper.js";
-import { MAX_TOOL_TEXT_CHARS, argumentDiff, clipToolText, toolKind, toolTitle } from "../../../core/acp/acp-tool-calls.js";
+import { MAX_TOOL_TEXT_CHARS, argumentDiff, clipToolText, toolCallFields } from "../../../core/acp/acp-tool-calls.js";
 import type { ContextUsage } from "../../../core/wire/session-types.js";
+import type { AgentTool } from "../../../core/session/agent-tool.js";
+import { describedToolCall } from "../../../core/session/tool-declaration.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { UpdatePlanTool } from "../../../plugins/work-plan/update-plan.tool.js";
+
+/** The built-in tools' declarations (delegate's stands in as a declared `think` tool), as a session describes its calls. */
+function describer(cwd: string) {
+  const tools = new Map<string, Pick<AgentTool, "declaration">>(
+    [...createCodingTools({ cwd, logDir: join(cwd, ".logs") }), new UpdatePlanTool(async () => ({}))].map((tool) => [tool.name, tool]),
+  );
+  tools.set("delegate", { declaration: { effect: "other", display: "think", describe: () => ({ title: "Delegate to subagents", paths: [] }) } });
+  return (name: string, args: Record<string, unknown>) => describedToolCall(tools.get(name), name, args, cwd);
+}
 
 function mapper(usage: ContextUsage = { type: "unavailable", reason: "no_usage" }, notices = false) {
   const cwd = mkdtempSync(join(tmpdir(), "zi-acp-map-"));
   const sent: acp.SessionUpdate[] = [];
-  const map = new AcpEventMapper(cwd, async (update) => void sent.push(update), () => usage, notices);
+  const map = new AcpEventMapper(cwd, async (update) => void sent.push(update), () => usage, notices, describer(cwd));
   return { cwd, sent, map };
 }
 
@@ -86,11 +99,11 @@ describe("AcpEventMapper notices", () => {
 
 describe("ACP tool-call helpers", () => {
   it("kinds, titles and plan statuses", () => {
-    expect(["read", "ls", "write", "edit", "bash", "grep", "find", "update_plan", "delegate", "mcp__x__y"].map(toolKind)).toEqual([
-      "read", "read", "edit", "edit", "execute", "search", "search", "think", "think", "other",
-    ]);
-    expect(toolTitle("grep", { pattern: "TODO", path: "src" })).toBe('Search "TODO" in src');
-    expect(toolTitle("bash", { command: "a\n".repeat(200) }).length).toBe(120);
+    const describe = describer("/p");
+    const kinds = ["read", "ls", "write", "edit", "bash", "grep", "find", "update_plan", "delegate", "mcp__x__y"].map((name) => toolCallFields(describe(name, { path: "a" }).info).kind);
+    expect(kinds).toEqual(["read", "read", "edit", "edit", "execute", "search", "search", "think", "think", "other"]);
+    expect(toolCallFields(describe("grep", { pattern: "TODO", path: "src" }).info).title).toBe('Search "TODO" in src');
+    expect(toolCallFields(describe("bash", { command: "a\n".repeat(200) }).info).title.length).toBe(120);
     expect(planUpdate({ revision: 1, steps: [{ title: "x", status: "cancelled" }] })).toEqual({
       sessionUpdate: "plan",
       entries: [{ content: "x (cancelled)", priority: "medium", status: "completed" }],
@@ -101,7 +114,7 @@ describe("ACP tool-call helpers", () => {
     const text = `${"a".repeat(MAX_TOOL_TEXT_CHARS - 1)}😀tail`;
     const clipped = clipToolText(text);
     expect(clipped.startsWith("a".repeat(MAX_TOOL_TEXT_CHARS - 1) + "\n…")).toBe(true);
-    expect(argumentDiff("/p", "edit", { path: "f.ts", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] })).toEqual([
+    expect(argumentDiff(describer("/p")("edit", { path: "f.ts", edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }] }))).toEqual([
       { type: "diff", path: "/p/f.ts", oldText: "a", newText: "b" },
       { type: "diff", path: "/p/f.ts", oldText: "c", newText: "d" },
     ]);

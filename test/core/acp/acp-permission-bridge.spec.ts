@@ -11,7 +11,7 @@ const request = (requestId: string, overrides: Partial<PermissionRequest> = {}):
   toolCallId: `call-${requestId}`,
   toolName: "bash",
   args: { command: "rm x" },
-  summary: { title: "Run rm x", command: "rm x" },
+  summary: { title: "Run rm x", kind: "execute", command: "rm x" },
   rule: { action: "ask", source: "default" },
   alwaysRules: [{ action: "allow", command: "rm x" }],
   requestedAt: "2026-01-01T00:00:00.000Z",
@@ -40,7 +40,7 @@ describe("AcpPermissionBridge", () => {
     bridge.setMode("accept-edits");
     expect(zi.setPolicy).not.toHaveBeenCalled();
     bridge.attach(zi as unknown as PermissionPort);
-    expect(zi.setPolicy).toHaveBeenLastCalledWith(expect.objectContaining({ default: "ask", rules: expect.arrayContaining([{ tool: "write", action: "allow" }]) }));
+    expect(zi.setPolicy).toHaveBeenLastCalledWith(expect.objectContaining({ default: "ask", rules: expect.arrayContaining([{ effect: "edit", action: "allow" }]) }));
     bridge.setMode("full-access");
     expect(zi.setPolicy).toHaveBeenLastCalledWith({ default: "allow", rules: [] });
     expect(bridge.modes().currentModeId).toBe("full-access");

@@ -12,6 +12,15 @@ import { PermissionPolicy, type PolicyLayer } from "../../../plugins/permissions
 import { callUnits } from "../../../plugins/permissions/call-units.js";
 import { settingsPolicy } from "../../../plugins/permissions/permission-settings.js";
 import { PermissionGateway } from "../../../plugins/permissions/permission-gateway.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { declarationOf, describeCall } from "../../../core/session/tool-declaration.js";
+
+/** The built-in tools, whose declarations the policy judges (an unknown name is an undeclared tool). */
+const TOOLS = new Map(createCodingTools({ cwd: "/tmp/project", logDir: "/tmp/project-logs" }).map((tool) => [tool.name, tool]));
+const unitsOf = (tool: string, args: Record<string, unknown>, cwd = "/tmp/project") => {
+  const declaration = declarationOf(TOOLS.get(tool));
+  return callUnits(tool, declaration.effect, describeCall(tool, declaration, args, cwd), cwd);
+};
 
 function portMock(): jest.Mocked<PermissionPort> {
   return {
@@ -26,8 +35,8 @@ describe("permission.* handlers alone", () => {
     const port = portMock();
     const handler = resolveHandler(SetPolicyMethod, { [PERMISSIONS]: port });
     const result = await handler.handle({ default: "ask", rules: [{ action: "allow", command: "git status" }], waitSeconds: 30 });
-    expect(port.setPolicy).toHaveBeenCalledWith({ default: "ask", rules: [{ action: "allow", tool: "bash", command: "git status" }], waitSeconds: 30 });
-    expect(result).toEqual({ policy: { default: "ask", rules: [{ action: "allow", tool: "bash", command: "git status", source: "runtime" }] } });
+    expect(port.setPolicy).toHaveBeenCalledWith({ default: "ask", rules: [{ action: "allow", command: "git status" }], waitSeconds: 30 });
+    expect(result).toEqual({ policy: { default: "ask", rules: [{ action: "allow", command: "git status", source: "runtime" }] } });
   });
 
   it("list returns the pending requests; resolve answers {} or passes not_found through", async () => {
@@ -56,7 +65,7 @@ describe("the gateway the family holds", () => {
 });
 
 describe("the policy", () => {
-  const evaluate = (policy: PermissionPolicy, tool: string, args: Record<string, unknown>) => policy.evaluate(callUnits(tool, args, "/tmp/project")).action;
+  const evaluate = (policy: PermissionPolicy, tool: string, args: Record<string, unknown>) => policy.evaluate(unitsOf(tool, args)).action;
 
   it("splits compound commands, subshells and substitutions; a newline ends a command", () => {
     expect(commandParts("git status && (cd a; rm -rf b) | cat $(touch c)\nnpm test").map((part) => part.tokens.join(" "))).toEqual([

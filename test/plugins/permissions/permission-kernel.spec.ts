@@ -28,7 +28,7 @@ describe("the permission family in the kernel, over in-memory streams", () => {
     );
     const frames = await kernel.frames(6);
     const byId = new Map<string, any>(frames.map((frame: any) => [frame.id, frame]));
-    expect(byId.get("1").result).toEqual({ policy: { default: "ask", rules: [{ action: "allow", tool: "bash", command: "git status", source: "runtime" }] } });
+    expect(byId.get("1").result).toEqual({ policy: { default: "ask", rules: [{ action: "allow", command: "git status", source: "runtime" }] } });
     expect(byId.get("2")).toMatchObject({ type: "protocol_error", error: { code: "invalid_request", details: [{ field: "params.rules", problem: expect.stringContaining("one simple command") }] } });
     expect(byId.get("3")).toMatchObject({ type: "protocol_error", error: { code: "invalid_request" } });
     expect(byId.get("4").result).toEqual({ requests: [] });
