@@ -9,6 +9,9 @@ import { SettingsStore } from "../config/settings-store.js";
 import type { Redactor } from "../config/redactor.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
+import { SessionCatalog } from "../journal/session-catalog.js";
+import { SessionLibrary } from "../session/session-library.js";
+import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
 import type { CommandPort } from "../ports/commands.port.js";
@@ -33,6 +36,7 @@ export class AgentSessionModule implements SessionModule {
   readonly thinking: ThinkingPort;
   readonly commands: CommandPort;
   readonly events: ExtensionRuntime["events"];
+  readonly sessions: SessionsPort;
 
   private constructor(
     readonly session: AgentSession,
@@ -41,7 +45,10 @@ export class AgentSessionModule implements SessionModule {
     private readonly registry: ModelRegistry,
     private readonly settings: SettingsStore,
     private readonly context: SessionContext,
+    paths: ZiPaths,
+    cwd: string,
   ) {
+    this.sessions = new SessionLibrary({ catalog: new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile), cwd });
     this.models = session.models;
     this.thinking = session.thinking;
     this.commands = extensions.commands;
@@ -133,7 +140,7 @@ export class AgentSessionModule implements SessionModule {
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, journal, registry, settings, context);
+    return new AgentSessionModule(session, extensions, journal, registry, settings, context, paths, cwd);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {

@@ -6,6 +6,7 @@ import { MethodRegistry } from "../kernel/method-registry.js";
 import { COMMANDS } from "../ports/commands.port.js";
 import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
+import { SESSIONS } from "../ports/sessions.port.js";
 import { THINKING } from "../ports/thinking.port.js";
 import type { TokenInstances } from "./rpc-application.js";
 import type { SessionModule } from "./session-module.js";
@@ -22,6 +23,7 @@ export class MethodWiring {
   static wire(module: SessionModule, kernel: KernelBindings, families: readonly MethodFamily[], overrides?: TokenInstances): MethodRegistry {
     const container = rootContainer.createChildContainer();
     container.registerInstance(SESSION, module.session);
+    container.registerInstance(SESSIONS, module.sessions);
     container.registerInstance(MODELS, module.models);
     container.registerInstance(THINKING, module.thinking);
     container.registerInstance(COMMANDS, module.commands);

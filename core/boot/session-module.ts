@@ -1,12 +1,15 @@
 import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { SessionPort } from "../ports/session.port.js";
+import type { SessionsPort } from "../ports/sessions.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import type { SessionEventListener } from "../wire/session-types.js";
 
 /** Everything the RPC application needs from the domain below it, created once per process. */
 export interface SessionModule {
   readonly session: SessionPort;
+  /** The journals under ZI_HOME and the session as a tree (`session.list`, `session.fork`, …). */
+  readonly sessions: SessionsPort;
   readonly models: ModelPort;
   readonly thinking: ThinkingPort;
   readonly commands: CommandPort;

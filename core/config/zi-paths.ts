@@ -25,6 +25,21 @@ export class ZiPaths {
     return join(this.ziHome, "sessions");
   }
 
+  /** The session catalogue's index (core/journal/session-catalog.ts), beside the journals. */
+  get sessionIndexFile(): string {
+    return join(this.sessionsDir, ".index.json");
+  }
+
+  /** Checkpoints of files Zi's tools changed (content-addressed, docs/sessions.md). */
+  get checkpointsDir(): string {
+    return join(this.ziHome, "checkpoints");
+  }
+
+  /** Where `session.export` writes when no path is given. */
+  get exportsDir(): string {
+    return join(this.ziHome, "exports");
+  }
+
   get globalSettingsFile(): string {
     return join(this.ziHome, "settings.json");
   }

@@ -44,6 +44,7 @@ export {
 export { SESSION, type SessionPort } from "../ports/session.port.js";
 export { MODELS, type ModelPort } from "../ports/model.port.js";
 export { THINKING, type ThinkingPort } from "../ports/thinking.port.js";
+export { SESSIONS, type SessionsPort } from "../ports/sessions.port.js";
 export { COMMANDS, type CommandDescriptor, type CommandFeedback, type CommandPort } from "../ports/commands.port.js";
 export { EVENT_MODE } from "../kernel/kernel-ports.js";
 export type { EventMode, EventModeName } from "../kernel/event-mode.js";
@@ -52,5 +53,7 @@ export type { EventMode, EventModeName } from "../kernel/event-mode.js";
 export type * from "../wire/session-types.js";
 export { THINKING_LEVELS } from "../wire/session-types.js";
 export { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
+export type * from "../wire/session-tree-types.js";
+export { SESSION_TREE_LIMITS } from "../wire/session-tree-types.js";
 export { IMAGE_MIME_TYPES, imageBytes, imageDataProblem, type ImageMimeType, type PromptImage } from "../wire/prompt-image.js";
 export { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsFault, workPlanStepsProblem } from "../wire/work-plan-step.js";

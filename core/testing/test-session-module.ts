@@ -2,6 +2,7 @@ import type { SessionModule } from "../boot/session-module.js";
 import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
 import type { SessionPort } from "../ports/session.port.js";
+import type { SessionsPort } from "../ports/sessions.port.js";
 import type { ThinkingPort } from "../ports/thinking.port.js";
 import type { AgentSessionEvent, SessionEventListener } from "../wire/session-types.js";
 
@@ -19,6 +20,7 @@ function absent<T extends object>(port: string, own: Partial<T> = {}): T {
 
 export interface TestSessionOptions {
   session?: SessionPort;
+  sessions?: SessionsPort;
   models?: ModelPort;
   thinking?: ThinkingPort;
   commands?: CommandPort;
@@ -35,6 +37,7 @@ export interface TestSessionOptions {
  */
 export class TestSessionModule implements SessionModule {
   readonly session: SessionPort;
+  readonly sessions: SessionsPort;
   readonly models: ModelPort;
   readonly thinking: ThinkingPort;
   readonly commands: CommandPort;
@@ -50,6 +53,7 @@ export class TestSessionModule implements SessionModule {
   constructor(options: TestSessionOptions = {}) {
     const state = options.state ?? { sessionId: "test-session", activity: { type: "idle" } };
     this.session = options.session ?? absent<SessionPort>("SESSION", { getState: () => state as never });
+    this.sessions = options.sessions ?? absent<SessionsPort>("SESSIONS");
     this.models = options.models ?? absent<ModelPort>("MODELS");
     this.thinking = options.thinking ?? absent<ThinkingPort>("THINKING");
     this.commands = options.commands ?? absent<CommandPort>("COMMANDS");

@@ -7,8 +7,16 @@ import { GetStateMethod } from "./get-state.method.js";
 import { GetUsageMethod } from "./get-usage.method.js";
 import { InterruptMethod } from "./interrupt.method.js";
 import { PromptMethod } from "./prompt.method.js";
+import { ExportMethod } from "./export.method.js";
+import { ForkMethod } from "./fork.method.js";
+import { GetTreeMethod } from "./get-tree.method.js";
+import { ListMethod } from "./list.method.js";
+import { NavigateMethod } from "./navigate.method.js";
+import { NewMethod } from "./new.method.js";
+import { RewindMethod } from "./rewind.method.js";
+import { SwitchMethod } from "./switch.method.js";
 
-/** `session.*`: reaches the AgentSession only through the SESSION port. */
+/** `session.*`: reaches the AgentSession through the SESSION port, its journals and the tree through SESSIONS. */
 export const sessionFamily = {
   family: "session",
   methods: {
@@ -20,5 +28,13 @@ export const sessionFamily = {
     "session.prompt": PromptMethod,
     "session.interrupt": InterruptMethod,
     "session.await_idle": AwaitIdleMethod,
+    "session.list": ListMethod,
+    "session.get_tree": GetTreeMethod,
+    "session.navigate": NavigateMethod,
+    "session.fork": ForkMethod,
+    "session.new": NewMethod,
+    "session.switch": SwitchMethod,
+    "session.rewind": RewindMethod,
+    "session.export": ExportMethod,
   },
 } satisfies MethodFamily;
