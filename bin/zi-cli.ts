@@ -96,7 +96,7 @@ if (parsed === "help") {
     return (await import("../plugins/builtin-plugins.js")).builtinPlugins();
   };
   const options = parsed;
-  const { connectInProcess } = await import("../core/boot/in-process-methods.js");
+  const { connectInProcess, sessionLister } = await import("../core/boot/in-process-methods.js");
   const createSession = async (request: { cwd: string; sessionFile?: string }) => {
     // The session's own plugin instances: its extensions and its method families are the same objects.
     const plugins = sessionPlugins();
@@ -112,7 +112,7 @@ if (parsed === "help") {
     const methods = await connectInProcess(module, families, { log, startup });
     return { module, methods, startup };
   };
-  code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();
+  code = await new AcpMain({ createSession, sessionLister: (cwd) => sessionLister(paths.sessionsDir, paths.sessionIndexFile, cwd, log), sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();
 } else {
   code = await new ZiMain(parsed, loadFamilies, createModule, { input: process.stdin, output, log }, shell).run();
 }

@@ -3,10 +3,11 @@ import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk"
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import type { ZiMethodClient } from "../boot/in-process-methods.js";
+import type { ZiMethodClient, ZiMethods } from "../boot/in-process-methods.js";
+import type { MethodClient } from "../shell/method-client.js";
 import { ACP_OPTIONS_ENTRY, AcpSession } from "./acp-session.js";
 import type { AcpPermissionOptions } from "./acp-permission-bridge.js";
-import { AcpSessionStore } from "./acp-session-store.js";
+import { AcpSessionStore, SESSION_PAGE_SIZE } from "./acp-session-store.js";
 
 /**
  * Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed),
@@ -25,6 +26,8 @@ export const MAX_LIVE_SESSIONS = 8;
 
 export interface AcpAgentOptions {
   createSession: AcpSessionFactory;
+  /** Zi's `session.list` in process, its `scope: "cwd"` being `cwd` (core/boot's `sessionLister`). */
+  sessionLister: (cwd: string) => Promise<MethodClient<Pick<ZiMethods, "session.list">>>;
   sessionsDir: string;
   version: string;
   log: (message: string) => void;
@@ -56,7 +59,7 @@ export class AcpAgent {
       .onRequest("session/new", ({ params, client }) => this.guard(() => this.newSession(params, client)))
       .onRequest("session/load", ({ params, client }) => this.guard(() => this.loadSession(params, client)))
       .onRequest("session/resume", ({ params, client }) => this.guard(() => this.resumeSession(params, client)))
-      .onRequest("session/list", ({ params }) => this.guard(() => this.store.list(params.cwd ?? undefined, params.cursor ?? undefined)))
+      .onRequest("session/list", ({ params }) => this.guard(() => this.list(params.cwd ?? undefined, params.cursor ?? undefined)))
       .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
       .onRequest("session/prompt", ({ params }) => this.guard(() => this.prompt(params)))
       .onRequest("session/set_config_option", ({ params }) => this.guard(() => this.setConfigOption(params)))
@@ -119,6 +122,24 @@ export class AcpAgent {
   /** Running prompts are interrupted (they answer `cancelled`), so that they settle before shutdown. */
   async cancelAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.cancel().catch(() => undefined)));
+  }
+
+  /**
+   * `session/list`: Zi's `session.list` (the journals' index, newest first), this cwd's sessions or,
+   * without one, all; the opaque cursor is the next page's start.
+   */
+  private async list(cwd: string | undefined, cursor: string | undefined): Promise<acp.ListSessionsResponse> {
+    const start = cursor === undefined ? 0 : Number(Buffer.from(cursor, "base64url").toString());
+    if (!Number.isInteger(start) || start < 0) throw RequestError.invalidParams(undefined, "invalid cursor");
+    const lister = await this.options.sessionLister(cwd === undefined ? process.cwd() : resolve(cwd));
+    const page = await lister.call("session.list", { scope: cwd === undefined ? "all" : "cwd", start, limit: SESSION_PAGE_SIZE });
+    const sessions = page.sessions.map((item) => ({
+      sessionId: item.id,
+      cwd: item.cwd,
+      updatedAt: item.modified,
+      ...(item.title === null ? {} : { title: item.title }),
+    }));
+    return page.nextStart === null ? { sessions } : { sessions, nextCursor: Buffer.from(String(page.nextStart)).toString("base64url") };
   }
 
   private async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AcpZi } from "../support/acp-zi.js";
 
@@ -121,5 +121,33 @@ describe("zi --mode acp on the process shell", () => {
     const resumed = await third.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
     expect(resumed.modes?.currentModeId).toBe("accept-edits");
     expect(await third.close()).toBe(0);
+  });
+
+  it("session/list is Zi's session.list: 3,000 journals all listed, newest first, under an open-file limit of 256", async () => {
+    const first = await start();
+    await first.initialize();
+    const cwd = project();
+    const { sessionId } = await first.newSession(cwd);
+    await first.prompt(sessionId, "the original");
+    expect(await first.close()).toBe(0);
+    const sessions = join(first.home, "sessions");
+    const [name] = readdirSync(sessions).filter((file) => file.endsWith(".jsonl"));
+    const journal = readFileSync(join(sessions, name!), "utf8");
+    for (let copy = 0; copy < 2999; copy++) {
+      const id = `copy-${String(copy).padStart(4, "0")}-${sessionId.slice(0, 8)}`;
+      writeFileSync(join(sessions, name!.replace(sessionId, id)), journal.split(sessionId).join(id));
+    }
+    const zi = await start({ home: first.home, nofile: 256 });
+    await zi.initialize();
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await zi.agent.request("session/list", cursor === undefined ? { cwd } : { cwd, cursor });
+      listed.push(...page.sessions.map((session) => session.sessionId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    expect(new Set(listed).size).toBe(3000);
+    expect(listed).toContain(sessionId);
+    expect(await zi.close()).toBe(0);
   });
 });
