@@ -17,6 +17,7 @@ import type { McpListing, McpPort, McpServerSummary } from "./mcp.port.js";
 interface BrokenEntry {
   name: string;
   source: McpServerSource;
+  transport: "stdio" | "http";
   problem: string;
 }
 
@@ -62,7 +63,7 @@ export class McpServerManager implements McpPort {
   list(): McpListing {
     const servers: McpServerSummary[] = [];
     for (const entry of this.broken.values()) {
-      servers.push({ name: entry.name, source: entry.source, transport: "stdio", state: "failed", tools: [], error: entry.problem, restarts: 0 });
+      servers.push({ name: entry.name, source: entry.source, transport: entry.transport, state: "failed", tools: [], error: entry.problem, restarts: 0 });
     }
     for (const server of this.servers.values()) servers.push(this.summary(server));
     return { servers, toolSearch: this.searching };
