@@ -52,6 +52,9 @@ export class AcpAgent {
     this.store = new AcpSessionStore(options.sessionsDir);
   }
 
+  /** The connection's signal (aborted once it has closed), from AcpMain. */
+  connection: AbortSignal | undefined;
+
   /** The SDK app with every handler registered. */
   app(): acp.AgentApp {
     return agent({ name: "zi" })
@@ -195,7 +198,12 @@ export class AcpAgent {
       startup,
       ...(isPermissionOptions(restored) ? { restored } : {}),
       mcpServers,
-      askPermission: (request) => client.request("session/request_permission", { sessionId: id, ...request }),
+      // A question the connection's end abandoned is answered as ACP answers a cancelled one: no failure to report.
+      askPermission: (request) =>
+        client.request("session/request_permission", { sessionId: id, ...request }).catch((error: unknown) => {
+          if (this.connection?.aborted) return { outcome: { outcome: "cancelled" } };
+          throw error;
+        }),
       notices: Boolean(this.clientCapabilities.session?.notices),
       release,
     });

@@ -33,6 +33,7 @@ export class AcpMain {
     // The same record bound as RPC mode: a longer line ends the connection, and Zi shuts down.
     const order = new AcpMessageOrder((message) => agent.observe(message));
     const connection = agent.app().connect(order.wrap(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes })));
+    agent.connection = connection.signal;
     let signalCode: number | undefined;
     // A signal, or an uncaught exception no session's extension can be named for (ProcessShell).
     const signalled = new Promise<void>((resolve) => {

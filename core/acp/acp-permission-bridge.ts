@@ -38,6 +38,7 @@ export class AcpPermissionBridge {
   /** Requests asked of the editor and not yet answered, by request id. */
   private readonly open = new Set<string>();
   private port: AcpPermissionPort | undefined;
+  private closed = false;
 
   /** Called with the mode and the "Always reject" rules whenever they change (the session journals them). */
   onChange: ((options: AcpPermissionOptions) => void) | undefined;
@@ -91,7 +92,8 @@ export class AcpPermissionBridge {
       });
       outcome = response.outcome;
     } catch (error) {
-      this.log(`zi: acp: session/request_permission failed, denying the call: ${(error as Error).message}`);
+      // A request the connection's end abandoned (Zi shutting down, the editor gone) is denied without a word.
+      if (!this.closed && this.open.has(request.requestId)) this.log(`zi: acp: session/request_permission failed, denying the call: ${(error as Error).message}`);
       outcome = { outcome: "cancelled" };
     }
     // Settled already: by a cancel, an interrupt, a timeout or a rule.
@@ -112,6 +114,12 @@ export class AcpPermissionBridge {
       default:
         this.resolve(request.requestId, "deny", "cancelled");
     }
+  }
+
+  /** The session is closing: requests still open are denied, and their failures are no news. */
+  close(): void {
+    this.closed = true;
+    this.cancelAll();
   }
 
   /** `session/cancel`: every request still open is denied now; the editor's later answers are ignored. */

@@ -197,7 +197,7 @@ export class AcpSession {
   async close(): Promise<void> {
     this.cancelled = this.running;
     this.closed = true;
-    this.permissions.cancelAll();
+    this.permissions.close();
     await this.module.cancel().catch(() => undefined);
     this.unsubscribe();
     // The run's own agent_end may not reach this session any more: the prompt answers now.

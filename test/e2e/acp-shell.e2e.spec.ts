@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AcpZi } from "../support/acp-zi.js";
+import { McpHttpServer } from "../support/mcp-http-server.js";
 
 const KEY = "sk-acp-test-0123456789abcdefghijklmnopqrstuv";
 let started: AcpZi[] = [];
@@ -149,5 +150,31 @@ describe("zi --mode acp on the process shell", () => {
     expect(new Set(listed).size).toBe(3000);
     expect(listed).toContain(sessionId);
     expect(await zi.close()).toBe(0);
+  });
+
+  it("shutdown is quiet: no \"SSE stream disconnected\" from an HTTP MCP server, no failed session/request_permission for a question still open", async () => {
+    const http = new McpHttpServer();
+    const url = await http.start();
+    try {
+      let asked!: () => void;
+      const question = new Promise<void>((resolve) => (asked = resolve));
+      const zi = await start({
+        settings: { defaultModel: "faux/scripted" },
+        fauxScript: { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A" } }] }, { text: "done" }] },
+        // Never answered: the question is still open when the editor goes away.
+        onPermission: () => (asked(), new Promise<never>(() => undefined)),
+      });
+      await zi.initialize();
+      const { sessionId } = await zi.newSession(project(), [{ type: "http", name: "remote", url, headers: [] }]);
+      // The model's first call waits for the session's MCP servers: by the question, the server is connected.
+      void zi.prompt(sessionId, "write it").catch(() => undefined);
+      await question;
+      expect(http.headers.length).toBeGreaterThan(0);
+      expect(await zi.close()).toBe(0);
+      expect(zi.stderr).not.toContain("SSE stream disconnected");
+      expect(zi.stderr).not.toContain("session/request_permission failed");
+    } finally {
+      await http.stop();
+    }
   });
 });
