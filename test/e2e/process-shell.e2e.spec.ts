@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -25,4 +25,44 @@ describe("the process shell's exit", () => {
     expect(lines).toHaveLength(20000);
     expect(lines.at(-1)).toBe("line 19999");
   }, 60_000);
+
+  it("an MCP server flooding its stderr while nobody reads Zi's stderr leaves Zi under +50 MiB", async () => {
+    const home = mkdtempSync(join(tmpdir(), "zi-shell-flood-"));
+    const marker = join(home, "flooded");
+    const server = join(home, "flood.mjs");
+    // 256 MiB of stderr, each write waiting for Zi to read the last; then the marker, then it idles.
+    writeFileSync(
+      server,
+      `import { writeFileSync } from "node:fs";
+const line = "x".repeat(1023) + "\\n";
+const block = line.repeat(1024);
+for (let i = 0; i < 256; i++) await new Promise((done) => process.stderr.write(block, done));
+writeFileSync(${JSON.stringify(marker)}, "done");
+setInterval(() => {}, 1000);
+`,
+    );
+    writeFileSync(join(home, "mcp.json"), JSON.stringify({ mcpServers: { flood: { command: process.execPath, args: [server], startupTimeoutMs: 600000 } } }));
+    const flooded = new Promise<void>((resolve) => {
+      const watcher = watch(home, () => {
+        if (existsSync(marker)) {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    // stderr is a pipe nobody reads.
+    const zi = spawn(process.execPath, [ZI, "--mode", "rpc", "--no-session"], { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+    const ready = new Promise<void>((resolve) => zi.stdout.once("data", () => resolve()));
+    await ready;
+    const before = rssBytes(zi.pid!);
+    await flooded;
+    const after = rssBytes(zi.pid!);
+    zi.kill("SIGKILL");
+    expect(after - before).toBeLessThan(50 * 1024 * 1024);
+  }, 120_000);
 });
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(match![1]) * 1024;
+}
