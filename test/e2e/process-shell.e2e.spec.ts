@@ -62,6 +62,43 @@ setInterval(() => {}, 1000);
   }, 120_000);
 });
 
+describe("a full disk", () => {
+  it("is reported as such: the run fails with operation_failed's message naming the journal and ENOSPC", async () => {
+    // ZI_HOME on a 128 KiB tmpfs of a private mount namespace (util-linux unshare, as an unprivileged user).
+    const home = mkdtempSync(join(tmpdir(), "zi-full-"));
+    const script = `mount -t tmpfs -o size=128k tmpfs "$ZI_HOME" && exec "$0" "$@"`;
+    const zi = spawn("unshare", ["-Urm", "sh", "-c", script, process.execPath, ZI, "--mode", "rpc"], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    zi.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const frames: Record<string, any>[] = [];
+    let buffered = "";
+    const ended = new Promise<Record<string, any>>((resolve) => {
+      zi.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        buffered += chunk;
+        for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
+          const frame = JSON.parse(buffered.slice(0, newline)) as Record<string, any>;
+          buffered = buffered.slice(newline + 1);
+          frames.push(frame);
+          if (frame.event?.type === "agent_end") resolve(frame.event);
+        }
+      });
+    });
+    const send = (record: object) => zi.stdin.write(`${JSON.stringify({ version: 1, ...record })}\n`);
+    send({ id: "m", method: "model.select", params: { provider: "faux", id: "echo" } });
+    send({ id: "p", method: "session.prompt", params: { delivery: "direct", text: "x".repeat(200_000) } });
+    const end = await ended;
+    zi.stdin.end();
+    await new Promise((resolve) => zi.on("close", resolve));
+    expect(end.reason).toBe("failed");
+    expect(end.errorMessage).toMatch(/^the session journal \/.*\.jsonl could not be written: ENOSPC \(no space left on the device\)$/);
+    expect(stderr).toContain("ENOSPC");
+  }, 60_000);
+});
+
 function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(match![1]) * 1024;
