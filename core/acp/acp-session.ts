@@ -5,7 +5,7 @@ import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import type { PermissionRequest } from "../wire/session-types.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import { AcpConfigOptions } from "./acp-config-options.js";
-import { AcpEventMapper, planUpdate, usageUpdate } from "./acp-event-mapper.js";
+import { AcpEventMapper, planUpdate } from "./acp-event-mapper.js";
 import { addMcpServers } from "./acp-mcp-servers.js";
 import { AcpPermissionBridge, type AcpPermissionOptions, type PermissionAsker } from "./acp-permission-bridge.js";
 import { promptInput } from "./acp-prompt-content.js";
@@ -115,11 +115,10 @@ export class AcpSession {
   async replay(): Promise<void> {
     // The calls are described by their tools' declarations: the tools register in the deferred startup.
     await this.startup.catch(() => undefined);
-    const cost = await replayTranscript(this.links.methods, (name, args) => this.module.session.describeToolCall(name, args), this.notify);
-    this.mapper.addCost(cost);
+    await replayTranscript(this.links.methods, this.mapper);
     const state = this.module.session.getState();
     if (state.workPlan.steps.length > 0) await this.notify(planUpdate(state.workPlan));
-    const usage = usageUpdate(state.contextUsage, cost);
+    const usage = this.mapper.usage();
     if (usage) await this.notify(usage);
   }
 
