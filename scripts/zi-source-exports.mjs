@@ -1,7 +1,8 @@
-// Resolve hook of the dev runner (scripts/ts-node-esm.mjs): run from the repository, `zi/testing`,
-// `zi/family`, ... resolve to their TypeScript source rather than to dist/, so a family compiled from
-// source and the kernel it is served by are one copy (two copies disagree on every class and marker).
-// Where the source is absent (a checkout of the build only), the package's exports apply as written.
+// Resolve hook of the dev runner (scripts/ts-node-esm.mjs): run from the repository, `zi/testing` and
+// `zi/family` resolve to their TypeScript source rather than to dist/, so a family compiled from source
+// and the kernel that serves it in process are one copy (two copies disagree on every class and marker).
+// `zi/client` keeps the build: it spawns the built `zi`. Where the source is absent (a checkout of the
+// build only), the package's exports apply as written.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -15,8 +16,10 @@ try {
   // no package here: nothing to resolve from source
 }
 
+const IN_PROCESS = new Set(["testing", "family"]);
+
 export async function resolve(specifier, context, nextResolve) {
-  if (typeof pkg.name === "string" && (specifier === pkg.name || specifier.startsWith(`${pkg.name}/`))) {
+  if (typeof pkg.name === "string" && IN_PROCESS.has(specifier.slice(pkg.name.length + 1)) && specifier.startsWith(`${pkg.name}/`)) {
     const entry = pkg.exports?.[`.${specifier.slice(pkg.name.length)}`];
     const built = typeof entry === "string" ? entry : entry?.default;
     if (typeof built === "string" && built.startsWith("./dist/") && built.endsWith(".js")) {
