@@ -9,8 +9,6 @@ import { PiUsageError } from "../core/pi-rpc/pi-rpc-options.js";
 import { type ExportCommand, parseExportCommand } from "../core/cli/export-command.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
-import type { PermissionPort } from "../plugins/permissions/permission.port.js";
-import type { McpPort } from "../plugins/mcp/mcp.port.js";
 
 // Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
 // under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
@@ -149,22 +147,23 @@ if (parsed === "help") {
     void import("../plugins/builtin-plugins.js").catch(() => undefined);
     void import("../core/models/default-model-warm-up.js").then(({ warmDefaultModel }) => warmDefaultModel(paths, env));
   });
-  await import("reflect-metadata");
-  const [{ AcpPluginPorts }, { PERMISSIONS }, { MCP }] = await Promise.all([
-    import("../core/acp/acp-plugin-ports.js"),
-    import("../plugins/permissions/permission.port.js"),
-    import("../plugins/mcp/mcp.port.js"),
-  ]);
+  const { connectInProcess, sessionLister } = await import("../core/boot/in-process-methods.js");
   const createSession = async (request: { cwd: string; sessionFile?: string }) => {
-    // The session's own plugin instances, kept so that the front end can reach their ports.
-    let plugins: readonly ZiPlugin[] = [];
-    const loadPlugins = async () => (plugins = await sessionPlugins());
-    const module = await AgentSessionModule.create({ ...options, sessionFile: request.sessionFile }, env, request.cwd, loadPlugins, shell.redactor);
+    // The session's own plugin instances: its extensions and its method families are the same objects.
+    const plugins = sessionPlugins();
+    const module = await AgentSessionModule.create({ ...options, sessionFile: request.sessionFile }, env, request.cwd, () => plugins, shell.redactor);
     await module.restoreModel();
-    const ports = new AcpPluginPorts(() => plugins);
-    return { module, ports: { permissions: () => ports.get<PermissionPort>(PERMISSIONS), mcp: () => ports.get<McpPort>(MCP) } };
+    const startup = module.afterReady();
+    startup.catch(() => undefined); // reported by the session that waits on it
+    const families = async () => {
+      const { BUILTIN_FAMILIES } = await import("../methods/builtin-families.js");
+      const { withPluginFamilies } = await import("../core/extensions/plugin-composition.js");
+      return withPluginFamilies(BUILTIN_FAMILIES, await plugins);
+    };
+    const methods = await connectInProcess(module, families, { log, startup });
+    return { module, methods, startup };
   };
-  code = await new AcpMain({ createSession, sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();
+  code = await new AcpMain({ createSession, sessionLister: (cwd) => sessionLister(paths.sessionsDir, paths.sessionIndexFile, cwd, log), sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();
 } else if (parsed.mode === "pi-rpc") {
   code = await runPiRpc(parsed);
 } else {

@@ -3,17 +3,31 @@ import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk"
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
-import { AcpSession, type AcpPorts } from "./acp-session.js";
-import { AcpSessionStore } from "./acp-session-store.js";
+import type { ZiMethodClient, ZiMethods } from "../boot/in-process-methods.js";
+import type { MethodClient } from "../shell/method-client.js";
+import { ACP_OPTIONS_ENTRY, AcpSession } from "./acp-session.js";
+import type { AcpPermissionOptions } from "./acp-permission-bridge.js";
+import { AcpSessionStore, SESSION_PAGE_SIZE } from "./acp-session-store.js";
 
-/** Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed) and its plugins' ports. */
-export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; ports: AcpPorts }>;
+/**
+ * Creates the Zi session of one ACP session (a fresh journal in `cwd`, or the given journal resumed),
+ * begins its deferred startup, and connects its in-process method client (the RPC registry's methods).
+ */
+export type AcpSessionFactory = (request: { cwd: string; sessionFile?: string }) => Promise<{ module: SessionModule; methods: ZiMethodClient; startup: Promise<void> }>;
+
+interface PromptTurns {
+  received: number;
+  started: number;
+  cancelledThrough: number;
+}
 
 /** Idle sessions kept live beyond this many are closed, least recently used first (they can be loaded again). */
 export const MAX_LIVE_SESSIONS = 8;
 
 export interface AcpAgentOptions {
   createSession: AcpSessionFactory;
+  /** Zi's `session.list` in process, its `scope: "cwd"` being `cwd` (core/boot's `sessionLister`). */
+  sessionLister: (cwd: string) => Promise<MethodClient<Pick<ZiMethods, "session.list">>>;
   sessionsDir: string;
   version: string;
   log: (message: string) => void;
@@ -29,10 +43,17 @@ export class AcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
   private readonly store: AcpSessionStore;
   private clientCapabilities: acp.ClientCapabilities = {};
+  /** Per session id: prompts received and started, and the last prompt a cancel was sent after. */
+  private readonly promptTurns = new Map<string, PromptTurns>();
+  /** Sessions being opened by a load or resume, by id: a concurrent load waits for the same one. */
+  private readonly opening = new Map<string, Promise<AcpSession>>();
 
   constructor(private readonly options: AcpAgentOptions) {
     this.store = new AcpSessionStore(options.sessionsDir);
   }
+
+  /** The connection's signal (aborted once it has closed), from AcpMain. */
+  connection: AbortSignal | undefined;
 
   /** The SDK app with every handler registered. */
   app(): acp.AgentApp {
@@ -41,12 +62,42 @@ export class AcpAgent {
       .onRequest("session/new", ({ params, client }) => this.guard(() => this.newSession(params, client)))
       .onRequest("session/load", ({ params, client }) => this.guard(() => this.loadSession(params, client)))
       .onRequest("session/resume", ({ params, client }) => this.guard(() => this.resumeSession(params, client)))
-      .onRequest("session/list", ({ params }) => this.guard(() => this.store.list(params.cwd ?? undefined, params.cursor ?? undefined)))
+      .onRequest("session/list", ({ params }) => this.guard(() => this.list(params.cwd ?? undefined, params.cursor ?? undefined)))
       .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
-      .onRequest("session/prompt", ({ params }) => this.guard(async () => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) })))
+      .onRequest("session/prompt", ({ params }) => this.guard(() => this.prompt(params)))
       .onRequest("session/set_config_option", ({ params }) => this.guard(() => this.setConfigOption(params)))
       .onRequest("session/set_mode", ({ params }) => this.guard(() => (this.session(params.sessionId).permissions.setMode(params.modeId), {})))
-      .onNotification("session/cancel", ({ params }) => this.guard(() => this.sessions.get(params.sessionId)?.cancel()));
+      // Applied where it arrives, in input order (observe): a handler's turn may come after a later prompt's.
+      .onNotification("session/cancel", () => undefined);
+  }
+
+  /**
+   * Every incoming message, in input order, before its handler runs (AcpMessageOrder). A
+   * `session/cancel` cancels the prompts of its session sent before it, and nothing sent after it:
+   * an idle cancel does not cancel the next prompt.
+   */
+  observe(message: { id?: unknown; method?: unknown; params?: unknown }): void {
+    const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== "string") return;
+    if (message.method === "session/prompt" && message.id !== undefined) this.turns(sessionId).received++;
+    else if (message.method === "session/cancel" && message.id === undefined) {
+      const turns = this.turns(sessionId);
+      turns.cancelledThrough = turns.received;
+      if (turns.started > 0 && turns.started <= turns.cancelledThrough) void this.sessions.get(sessionId)?.cancel().catch(() => undefined);
+    }
+  }
+
+  private async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
+    const turns = this.turns(params.sessionId);
+    const number = ++turns.started;
+    const session = this.session(params.sessionId);
+    return { stopReason: await session.prompt(params.prompt, () => turns.cancelledThrough >= number) };
+  }
+
+  private turns(sessionId: string): PromptTurns {
+    let turns = this.promptTurns.get(sessionId);
+    if (!turns) this.promptTurns.set(sessionId, (turns = { received: 0, started: 0, cancelledThrough: 0 }));
+    return turns;
   }
 
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
@@ -76,6 +127,24 @@ export class AcpAgent {
     await Promise.all([...this.sessions.values()].map((session) => session.cancel().catch(() => undefined)));
   }
 
+  /**
+   * `session/list`: Zi's `session.list` (the journals' index, newest first), this cwd's sessions or,
+   * without one, all; the opaque cursor is the next page's start.
+   */
+  private async list(cwd: string | undefined, cursor: string | undefined): Promise<acp.ListSessionsResponse> {
+    const start = cursor === undefined ? 0 : Number(Buffer.from(cursor, "base64url").toString());
+    if (!Number.isInteger(start) || start < 0) throw RequestError.invalidParams(undefined, "invalid cursor");
+    const lister = await this.options.sessionLister(cwd === undefined ? process.cwd() : resolve(cwd));
+    const page = await lister.call("session.list", { scope: cwd === undefined ? "all" : "cwd", start, limit: SESSION_PAGE_SIZE });
+    const sessions = page.sessions.map((item) => ({
+      sessionId: item.id,
+      cwd: item.cwd,
+      updatedAt: item.modified,
+      ...(item.title === null ? {} : { title: item.title }),
+    }));
+    return page.nextStart === null ? { sessions } : { sessions, nextCursor: Buffer.from(String(page.nextStart)).toString("base64url") };
+  }
+
   private async newSession(params: acp.NewSessionRequest, client: acp.AgentContext): Promise<acp.NewSessionResponse> {
     const session = await this.open(absolute(params.cwd), undefined, client, params.mcpServers);
     return { sessionId: session.id, modes: session.permissions.modes(), configOptions: await session.config.list() };
@@ -92,28 +161,49 @@ export class AcpAgent {
     return { modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
+  /**
+   * `session/load` and `session/resume` of a session id: idempotent. A live session (or one being
+   * opened by a concurrent load) is the one answered; only a session not live is opened, once.
+   */
   private async reopen(sessionId: string, cwd: string, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
-    const live = this.sessions.get(sessionId);
-    if (live) {
+    const live = this.sessions.get(sessionId) ?? (await this.opening.get(sessionId));
+    if (live && !live.closing) {
+      if (live.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${live.cwd}, not ${cwd}`);
       if (live.busy) throw RequestError.invalidRequest(undefined, "the session is running a prompt");
-      await this.closeSession(sessionId);
+      live.lastUsed = Date.now();
+      return live;
     }
-    const found = await this.store.find(sessionId);
-    if (found === undefined) throw RequestError.resourceNotFound(sessionId);
-    if (found.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${found.cwd}, not ${cwd}`);
-    return this.open(cwd, found.file, client, mcpServers);
+    let opened = this.opening.get(sessionId);
+    if (!opened) {
+      opened = (async () => {
+        const found = await this.store.find(sessionId);
+        if (found === undefined) throw RequestError.resourceNotFound(sessionId);
+        if (found.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${sessionId} belongs to ${found.cwd}, not ${cwd}`);
+        return this.open(cwd, found.file, client, mcpServers);
+      })().finally(() => this.opening.delete(sessionId));
+      this.opening.set(sessionId, opened);
+    }
+    return opened;
   }
 
   private async open(cwd: string, sessionFile: string | undefined, client: acp.AgentContext, mcpServers: readonly acp.McpServer[]): Promise<AcpSession> {
     await this.evictIdle();
-    const { module, ports } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
+    const restored = sessionFile === undefined ? undefined : await AcpSessionStore.lastCustomEntry(sessionFile, ACP_OPTIONS_ENTRY);
+    const { module, methods, startup } = await this.options.createSession(sessionFile === undefined ? { cwd } : { cwd, sessionFile });
     const id = module.session.getState().sessionId;
     // An extension's uncaught error is reported in its session; every session goes on (ProcessShell).
     const release = this.options.adopt(module);
     const session = new AcpSession(id, cwd, module, (update) => client.notify("session/update", { sessionId: id, update }), this.options.log, {
-      ports,
+      methods,
+      startup,
+      ...(isPermissionOptions(restored) ? { restored } : {}),
       mcpServers,
-      askPermission: (request) => client.request("session/request_permission", { sessionId: id, ...request }),
+      // A question the connection's end abandoned is answered as ACP answers a cancelled one: no failure to report.
+      askPermission: (request) =>
+        client.request("session/request_permission", { sessionId: id, ...request }).catch((error: unknown) => {
+          if (this.connection?.aborted) return { outcome: { outcome: "cancelled" } };
+          throw error;
+        }),
       notices: Boolean(this.clientCapabilities.session?.notices),
       release,
     });
@@ -158,13 +248,29 @@ export class AcpAgent {
       return await run();
     } catch (error) {
       if (error instanceof RequestError) throw error;
-      if (error instanceof RpcError) {
-        throw error.code === "not_found" ? RequestError.invalidParams(undefined, error.message) : new RequestError(-32603, error.message);
-      }
+      if (error instanceof RpcError) throw acpError(error);
       this.options.log(`zi: acp: ${(error as Error).stack ?? String(error)}`);
       throw RequestError.internalError(undefined, "internal error");
     }
   }
+}
+
+/**
+ * A method's RpcError as the ACP error an editor shows: params problems (the method's own field
+ * problems, or not_found) are invalid params with the problem as the message; every other code is an
+ * internal error carrying Zi's client-safe message.
+ */
+function acpError(error: RpcError): RequestError {
+  if (error.code === "invalid_request" && Array.isArray(error.details) && error.details.length > 0) {
+    return RequestError.invalidParams(undefined, error.details.map((problem) => problem.problem).join("; "));
+  }
+  if (error.code === "not_found" || error.code === "invalid_request") return RequestError.invalidParams(undefined, error.message);
+  return new RequestError(-32603, error.message);
+}
+
+function isPermissionOptions(value: unknown): value is AcpPermissionOptions {
+  const options = value as Partial<AcpPermissionOptions> | undefined;
+  return typeof options?.modeId === "string" && Array.isArray(options.rejected);
 }
 
 function absolute(cwd: string): string {

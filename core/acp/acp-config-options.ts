@@ -1,8 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import type * as acp from "@agentclientprotocol/sdk";
-import type { ModelPort } from "../ports/model.port.js";
-import type { SessionPort } from "../ports/session.port.js";
-import type { ThinkingPort } from "../ports/thinking.port.js";
+import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import { THINKING_LEVELS, type CatalogModel, type ThinkingLevel } from "../wire/session-types.js";
 
 export const MODEL_OPTION = "model";
@@ -15,18 +13,15 @@ const modelValue = (model: { provider: string; id: string }): string => `${model
 /**
  * ACP v1 offers model choice through session config options. Zi exposes two: `model` (the models
  * whose credentials are configured, grouped by provider) and `thought_level` (the levels the selected
- * model supports; only for a reasoning model). Setting one is `model.select` / `thinking.select`.
+ * model supports; only for a reasoning model). Reading them is `session.get_state` and `model.list`;
+ * setting one is `model.select` / `thinking.select`, through the session's method client.
  */
 export class AcpConfigOptions {
-  constructor(
-    private readonly session: SessionPort,
-    private readonly models: ModelPort,
-    private readonly thinking: ThinkingPort,
-  ) {}
+  constructor(private readonly methods: ZiMethodClient) {}
 
   async list(): Promise<acp.SessionConfigOption[]> {
-    const state = this.session.getState();
-    const catalog = (await this.models.list()).filter((model) => model.configured);
+    const [state, { models }] = await Promise.all([this.methods.call("session.get_state"), this.methods.call("model.list")]);
+    const catalog = models.filter((model) => model.configured);
     const current = state.model.type === "selected" ? modelValue(state.model) : NO_MODEL;
     const options: acp.SessionConfigOption[] = [
       { id: MODEL_OPTION, name: "Model", category: "model", type: "select", currentValue: current, options: this.modelChoices(catalog, current) },
@@ -49,16 +44,16 @@ export class AcpConfigOptions {
     if (configId === MODEL_OPTION) {
       const slash = value.indexOf("/");
       if (slash <= 0) throw RequestError.invalidParams(undefined, `a model is "provider/id", got ${JSON.stringify(value)}`);
-      await this.models.select(value.slice(0, slash), value.slice(slash + 1));
+      await this.methods.call("model.select", { provider: value.slice(0, slash), id: value.slice(slash + 1) });
     } else if (configId === THINKING_OPTION) {
       if (!(THINKING_LEVELS as readonly string[]).includes(value)) throw RequestError.invalidParams(undefined, `unknown thinking level ${JSON.stringify(value)}`);
-      await this.thinking.select(value as ThinkingLevel, undefined);
+      await this.methods.call("thinking.select", { level: value as ThinkingLevel });
     } else {
       throw RequestError.invalidParams(undefined, `unknown config option ${JSON.stringify(configId)}`);
     }
   }
 
-  private modelChoices(catalog: CatalogModel[], current: string): acp.SessionConfigSelectOptions {
+  private modelChoices(catalog: readonly CatalogModel[], current: string): acp.SessionConfigSelectOptions {
     const byProvider = new Map<string, acp.SessionConfigSelectOption[]>();
     if (current === NO_MODEL) byProvider.set("", [{ value: NO_MODEL, name: "No model selected" }]);
     for (const model of catalog) {

@@ -39,7 +39,8 @@ export function usageUpdate(usage: ContextUsage, cost: number): acp.SessionUpdat
 }
 
 /**
- * Turns one live session's events into ACP `session/update`s, in order: text and thinking deltas
+ * The one projection of a session onto ACP `session/update`s: live events (`handle`) and, for
+ * `session/load`, the journaled messages (`replay`) go through the same mapping. In order: text and thinking deltas
  * become message and thought chunks, a reply's tool calls become `tool_call`s (pending) that the tool
  * runner's start, partial results and end update, work plans become `plan`, and each finished reply
  * a `usage_update`. The user's own prompt is not echoed: the editor already shows it.
@@ -63,9 +64,30 @@ export class AcpEventMapper {
     private readonly describe: ToolCallDescriber = (name) => ({ info: { kind: "other", title: name, locations: [] }, changes: [] }),
   ) {}
 
-  /** Cost already spent in the transcript (a loaded session), so `usage_update` stays cumulative. */
-  addCost(amount: number): void {
-    this.cost += amount;
+  /** The context usage and the cost so far, as the `usage_update` a replay ends with. */
+  usage(): acp.SessionUpdate | undefined {
+    return usageUpdate(this.contextUsage(), this.cost);
+  }
+
+  /**
+   * One journaled message of a loaded session, through the same projection as the live events, as the
+   * events it was once announced by: the user's text and images as `user_message_chunk`s (live, the
+   * editor shows its own prompt); a reply's text and thinking as one delta each, then its end (its
+   * tool calls announced, its cost counted, no usage per reply); a tool result as its tool's end (a
+   * change's diff from the call's arguments: the file before the call is not in the journal).
+   */
+  async replay(message: ReplayedMessage): Promise<void> {
+    if (message.role === "user") {
+      for (const content of contentBlocks(message.content)) await this.send({ sessionUpdate: "user_message_chunk", content });
+    } else if (message.role === "assistant") {
+      for (const block of (Array.isArray(message.content) ? message.content : []) as { type?: string; text?: unknown; thinking?: unknown }[]) {
+        if (block.type === "text") await this.delta({ type: "text_delta", delta: block.text });
+        else if (block.type === "thinking") await this.delta({ type: "thinking_delta", delta: block.thinking });
+      }
+      await this.messageEnd(message, false);
+    } else if (message.role === "toolResult" && typeof message.toolCallId === "string") {
+      await this.toolEnd({ type: "tool_execution_end", toolCallId: message.toolCallId, result: { content: message.content, details: message.details }, isError: message.isError === true });
+    }
   }
 
   async handle(event: AgentSessionEvent): Promise<void> {
@@ -102,13 +124,14 @@ export class AcpEventMapper {
     else if (update.type === "thinking_delta") await this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: update.delta } });
   }
 
-  private async messageEnd(message: { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } }): Promise<void> {
+  private async messageEnd(message: { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } }, live = true): Promise<void> {
     if (message?.role !== "assistant") return;
     this.lastStopReason = message.stopReason;
     const cost = message.usage?.cost?.total;
     if (typeof cost === "number" && Number.isFinite(cost)) this.cost += cost;
     const blocks = Array.isArray(message.content) ? (message.content as { type?: string }[]) : [];
     for (const block of blocks) if (block.type === "toolCall") await this.announce(block as ToolCallBlock);
+    if (!live) return;
     const usage = usageUpdate(this.contextUsage(), this.cost);
     if (usage) await this.send(usage);
   }
@@ -155,4 +178,19 @@ export class AcpEventMapper {
       ...(result.details === undefined ? {} : { rawOutput: result.details }),
     });
   }
+}
+
+/** A message of `session.get_messages`, as far as the projection reads it. */
+export type ReplayedMessage = { role?: string; content?: unknown; toolCallId?: string; isError?: boolean; details?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } };
+
+/** A user message's content as ACP content blocks (text and images). */
+function contentBlocks(content: unknown): acp.ContentBlock[] {
+  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  const blocks: acp.ContentBlock[] = [];
+  for (const block of content as { type?: string; text?: unknown; data?: unknown; mimeType?: unknown }[]) {
+    if (block.type === "text" && typeof block.text === "string" && block.text !== "") blocks.push({ type: "text", text: block.text });
+    else if (block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string") blocks.push({ type: "image", data: block.data, mimeType: block.mimeType });
+  }
+  return blocks;
 }

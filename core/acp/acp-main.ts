@@ -3,6 +3,7 @@ import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
+import { AcpMessageOrder } from "./acp-message-order.js";
 import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 
 export interface AcpIo {
@@ -30,7 +31,9 @@ export class AcpMain {
     const agent = new AcpAgent({ ...this.options, log: this.io.log, adopt: (module) => this.shell.adopt(module) });
     const input = Readable.toWeb(this.io.input as Readable) as ReadableStream<Uint8Array>;
     // The same record bound as RPC mode: a longer line ends the connection, and Zi shuts down.
-    const connection = agent.app().connect(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes }));
+    const order = new AcpMessageOrder((message) => agent.observe(message));
+    const connection = agent.app().connect(order.wrap(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes })));
+    agent.connection = connection.signal;
     let signalCode: number | undefined;
     // A signal, or an uncaught exception no session's extension can be named for (ProcessShell).
     const signalled = new Promise<void>((resolve) => {

@@ -1,8 +1,6 @@
 import type * as acp from "@agentclientprotocol/sdk";
-/** What the front end needs of the MCP plugin's port (`mcp.add`). */
-export interface AcpMcpPort {
-  add(name: string, config: Record<string, unknown>): unknown;
-}
+/** The MCP family's `mcp.add`, as the session's method client calls it (undefined without the MCP plugin). */
+export type McpAdd = (name: string, config: Record<string, unknown>) => Promise<unknown>;
 
 const record = (pairs: readonly { name: string; value: string }[]): Record<string, string> => Object.fromEntries(pairs.map((pair) => [pair.name, pair.value]));
 
@@ -18,19 +16,19 @@ export function mcpServerConfig(server: acp.McpServer): Record<string, unknown> 
 }
 
 /**
- * Hands the editor's servers to the session's MCP plugin (`mcp.add`, source `runtime`): each starts
+ * Hands the editor's servers to the session's MCP family (`mcp.add`, source `runtime`): each starts
  * in the background, and the model's first call waits for them as for `mcp.json`'s servers. Returns
  * the servers that could not be added, each with its reason, for the user to be told.
  */
-export function addMcpServers(port: AcpMcpPort | undefined, servers: readonly acp.McpServer[]): { name: string; problem: string }[] {
+export async function addMcpServers(add: McpAdd | undefined, servers: readonly acp.McpServer[]): Promise<{ name: string; problem: string }[]> {
   const failed: { name: string; problem: string }[] = [];
   for (const server of servers) {
     const config = mcpServerConfig(server);
-    if (!port) failed.push({ name: server.name, problem: "the MCP plugin is not loaded" });
+    if (!add) failed.push({ name: server.name, problem: "the MCP plugin is not loaded" });
     else if (!config) failed.push({ name: server.name, problem: "SSE servers are not supported; use Streamable HTTP or stdio" });
     else {
       try {
-        port.add(server.name, config);
+        await add(server.name, config);
       } catch (error) {
         failed.push({ name: server.name, problem: (error as Error).message });
       }

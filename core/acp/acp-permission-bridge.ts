@@ -3,12 +3,18 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionRequest, PermissionRule } from "../wire/session-types.js";
 import { ACP_MODES, DEFAULT_ACP_MODE, type PolicyLayer } from "./acp-permission-modes.js";
 
-/** What the bridge needs of the permissions plugin's port (`permission.set_policy`, `permission.resolve`). */
+/** What the bridge calls of the permission family (`permission.set_policy`, `permission.resolve`), through the method client. */
 export interface AcpPermissionPort {
-  setPolicy(layer: PolicyLayer): unknown;
-  resolve(requestId: string, decision: PermissionDecision, message?: string): void;
+  setPolicy(layer: PolicyLayer): Promise<unknown> | unknown;
+  resolve(requestId: string, decision: PermissionDecision, message?: string): Promise<unknown> | unknown;
 }
 import { toolKind } from "./acp-tool-calls.js";
+
+/** What an ACP session keeps of its permission choices across reconnects (journaled as `acp_session_options`). */
+export interface AcpPermissionOptions {
+  modeId: string;
+  rejected: PermissionRule[];
+}
 
 /** Asks the editor about one tool call: `session/request_permission`. */
 export type PermissionAsker = (request: Omit<acp.RequestPermissionRequest, "sessionId">) => Promise<acp.RequestPermissionResponse>;
@@ -32,11 +38,21 @@ export class AcpPermissionBridge {
   /** Requests asked of the editor and not yet answered, by request id. */
   private readonly open = new Set<string>();
   private port: AcpPermissionPort | undefined;
+  private closed = false;
+
+  /** Called with the mode and the "Always reject" rules whenever they change (the session journals them). */
+  onChange: ((options: AcpPermissionOptions) => void) | undefined;
 
   constructor(
     private readonly ask: PermissionAsker,
     private readonly log: (message: string) => void,
   ) {}
+
+  /** A session reopened: its journaled mode and rules, applied once the family is attached. */
+  restore(options: AcpPermissionOptions): void {
+    if (ACP_MODES.has(options.modeId)) this.modeId = options.modeId;
+    this.rejected.splice(0, this.rejected.length, ...options.rejected.filter((rule) => rule.action === "deny"));
+  }
 
   /** Once the session's plugins have loaded: the permissions plugin's port, and the mode's policy. */
   attach(port: AcpPermissionPort | undefined): void {
@@ -56,6 +72,7 @@ export class AcpPermissionBridge {
     if (!ACP_MODES.has(modeId)) throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(modeId)}; the modes are ${[...ACP_MODES.keys()].join(", ")}`);
     this.modeId = modeId;
     if (this.port) this.apply();
+    this.onChange?.({ modeId: this.modeId, rejected: [...this.rejected] });
   }
 
   /** A `permission_requested` of this session: ask the editor, then resolve with its answer. */
@@ -75,7 +92,8 @@ export class AcpPermissionBridge {
       });
       outcome = response.outcome;
     } catch (error) {
-      this.log(`zi: acp: session/request_permission failed, denying the call: ${(error as Error).message}`);
+      // A request the connection's end abandoned (Zi shutting down, the editor gone) is denied without a word.
+      if (!this.closed && this.open.has(request.requestId)) this.log(`zi: acp: session/request_permission failed, denying the call: ${(error as Error).message}`);
       outcome = { outcome: "cancelled" };
     }
     // Settled already: by a cancel, an interrupt, a timeout or a rule.
@@ -98,6 +116,12 @@ export class AcpPermissionBridge {
     }
   }
 
+  /** The session is closing: requests still open are denied, and their failures are no news. */
+  close(): void {
+    this.closed = true;
+    this.cancelAll();
+  }
+
   /** `session/cancel`: every request still open is denied now; the editor's later answers are ignored. */
   cancelAll(): void {
     const open = [...this.open];
@@ -108,19 +132,29 @@ export class AcpPermissionBridge {
   /** Deny rules for what "Always allow" would have allowed: kept with the session's mode, for the session. */
   private rejectAlways(rules: readonly PermissionRule[]): void {
     for (const rule of rules) this.rejected.push({ ...rule, action: "deny" });
-    if (rules.length > 0) this.apply();
+    if (rules.length === 0) return;
+    if (this.port) this.apply();
+    this.onChange?.({ modeId: this.modeId, rejected: [...this.rejected] });
   }
 
   private apply(): void {
     const layer = ACP_MODES.get(this.modeId)!.layer;
-    this.port!.setPolicy({ ...layer, rules: [...layer.rules, ...this.rejected] });
+    const failed = (error: unknown) => this.log(`zi: acp: permission.set_policy failed: ${(error as Error).message}`);
+    // Called now, not a turn later: a prompt the editor sends after the mode change must meet the new policy.
+    try {
+      void Promise.resolve(this.port!.setPolicy({ ...layer, rules: [...layer.rules, ...this.rejected] })).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+
   }
 
   private resolve(requestId: string, decision: "allow_once" | "allow_always" | "deny", message?: string): void {
+    // A request no longer pending (settled by an interrupt, a timeout or a rule meanwhile) answers not_found: nothing to do.
     try {
-      this.port?.resolve(requestId, decision, message);
+      void Promise.resolve(this.port?.resolve(requestId, decision, message)).catch(() => undefined);
     } catch {
-      // not pending any more (settled by an interrupt, a timeout or a rule meanwhile): nothing to do
+      // the same: nothing pending under that id
     }
   }
 }

@@ -1,12 +1,13 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
+import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import type { PermissionRequest } from "../wire/session-types.js";
 import type { AgentSessionEvent } from "../wire/session-types.js";
 import { AcpConfigOptions } from "./acp-config-options.js";
-import { AcpEventMapper, planUpdate, usageUpdate } from "./acp-event-mapper.js";
-import { addMcpServers, type AcpMcpPort } from "./acp-mcp-servers.js";
-import { AcpPermissionBridge, type AcpPermissionPort, type PermissionAsker } from "./acp-permission-bridge.js";
+import { AcpEventMapper, planUpdate } from "./acp-event-mapper.js";
+import { addMcpServers } from "./acp-mcp-servers.js";
+import { AcpPermissionBridge, type AcpPermissionOptions, type PermissionAsker } from "./acp-permission-bridge.js";
 import { promptInput } from "./acp-prompt-content.js";
 import { AcpSessionStore } from "./acp-session-store.js";
 import { replayTranscript } from "./acp-transcript-replay.js";
@@ -14,15 +15,17 @@ import { replayTranscript } from "./acp-transcript-replay.js";
 /** Sends one `session/update` of this session; resolves once it has been written (backpressure). */
 export type SessionNotifier = (update: acp.SessionUpdate) => Promise<void>;
 
-/** The ports of a session's plugins the front end uses (resolved once they have loaded; undefined without the plugin). */
-export interface AcpPorts {
-  permissions(): AcpPermissionPort | undefined;
-  mcp(): AcpMcpPort | undefined;
-}
+/** The custom journal entry that keeps an ACP session's mode and "Always reject" rules across reconnects. */
+export const ACP_OPTIONS_ENTRY = "acp_session_options";
 
-/** What a session gets beyond its Zi module: its plugins' ports, the editor's MCP servers, how to ask the editor. */
+/** What a session gets beyond its Zi module: its method client, the editor's MCP servers, how to ask the editor. */
 export interface AcpSessionLinks {
-  ports: AcpPorts;
+  /** The session's methods, in process: the same registry, handlers and bounds as RPC mode. */
+  methods: ZiMethodClient;
+  /** The session's deferred startup (plugins, extensions), begun when it was created. */
+  startup: Promise<void>;
+  /** The options journaled by an earlier connection (a loaded or resumed session). */
+  restored?: AcpPermissionOptions;
   mcpServers: readonly acp.McpServer[];
   askPermission: PermissionAsker;
   /** Whether the client presents `notice` updates (`session.notices`). */
@@ -35,8 +38,10 @@ const SLASH_COMMAND = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/;
 
 /**
  * One ACP session over one Zi AgentSession (a SessionModule of its own: journal, model, tools,
- * extensions, cwd). A prompt is a `direct` run whose events stream as `session/update`s and whose
- * `agent_end` decides the stop reason; `session/cancel` is `session.interrupt`.
+ * extensions, cwd), reached through its methods in process (`links.methods`): a prompt is a
+ * `session.prompt` (`direct`) whose events stream as `session/update`s and whose `agent_end` decides
+ * the stop reason; `session/cancel` is `session.interrupt`; commands are `command.list` and
+ * `command.invoke`; modes are `permission.set_policy`; the editor's MCP servers `mcp.add`.
  */
 export class AcpSession {
   private readonly mapper: AcpEventMapper;
@@ -60,15 +65,34 @@ export class AcpSession {
     private readonly log: (message: string) => void,
     private readonly links: AcpSessionLinks,
   ) {
+    const methods = links.methods;
     this.mapper = new AcpEventMapper(cwd, notify, () => module.session.getState().contextUsage, links.notices, (name, args) => module.session.describeToolCall(name, args));
     this.permissions = new AcpPermissionBridge(links.askPermission, log);
-    this.config = new AcpConfigOptions(module.session, module.models, module.thinking);
+    if (links.restored) this.permissions.restore(links.restored);
+    // Journaled, so that a client that reconnects (load, resume) finds the mode it left.
+    this.permissions.onChange = (options) => {
+      try {
+        module.journalEntry?.(ACP_OPTIONS_ENTRY, options);
+      } catch (error) {
+        log(`zi: session ${id}: the ACP mode was not journaled: ${(error as Error).message}`);
+      }
+    };
+    this.config = new AcpConfigOptions(methods);
     this.titled = module.session.getState().messageCount > 0;
-    this.unsubscribe = module.events.subscribe((event) => this.onEvent(event));
+    this.unsubscribe = methods.subscribe((event) => this.onEvent(event));
     // Plugins and extensions load while the editor shows the session; prompts and commands wait for them.
-    this.startup = module.afterReady().then(() => {
-      this.permissions.attach(links.ports.permissions());
-      this.unconnected = addMcpServers(links.ports.mcp(), links.mcpServers);
+    this.startup = links.startup.then(async () => {
+      const served = new Set(methods.names());
+      this.permissions.attach(
+        served.has("permission.set_policy")
+          ? {
+              setPolicy: (layer) => methods.call("permission.set_policy", { default: layer.default ?? "ask", rules: layer.rules }),
+              resolve: (requestId, decision, message) => methods.call("permission.resolve", message === undefined ? { requestId, decision } : { requestId, decision, message }),
+            }
+          : undefined,
+      );
+      const add = served.has("mcp.add") ? (name: string, config: Record<string, unknown>) => methods.call("mcp.add", { name, config }) : undefined;
+      this.unconnected = await addMcpServers(add, links.mcpServers);
     });
     this.startup.catch((error) => log(`zi: session ${id}: startup failed: ${(error as Error).stack ?? error}`));
   }
@@ -76,6 +100,11 @@ export class AcpSession {
   /** A session update outside a prompt turn (commands, notices). */
   send(update: acp.SessionUpdate): Promise<void> {
     return this.notify(update);
+  }
+
+  /** True once `close` has begun: a load then opens the journal anew. */
+  get closing(): boolean {
+    return this.closed;
   }
 
   get busy(): boolean {
@@ -86,11 +115,10 @@ export class AcpSession {
   async replay(): Promise<void> {
     // The calls are described by their tools' declarations: the tools register in the deferred startup.
     await this.startup.catch(() => undefined);
-    const cost = await replayTranscript(this.module.session, this.cwd, this.notify);
-    this.mapper.addCost(cost);
+    await replayTranscript(this.links.methods, this.mapper);
     const state = this.module.session.getState();
     if (state.workPlan.steps.length > 0) await this.notify(planUpdate(state.workPlan));
-    const usage = usageUpdate(state.contextUsage, cost);
+    const usage = this.mapper.usage();
     if (usage) await this.notify(usage);
   }
 
@@ -113,33 +141,38 @@ export class AcpSession {
   /** Once plugins and extensions have loaded: the slash commands, for the editor's `/` menu. */
   async announceCommands(): Promise<void> {
     await this.startup;
-    const availableCommands = this.module.commands.list().map((command) => ({ name: command.name, description: command.description ?? "" }));
+    const { commands } = await this.links.methods.call("command.list");
+    const availableCommands = commands.map((command) => ({ name: command.name, description: command.description ?? "" }));
     await this.notify({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
-  async prompt(blocks: readonly acp.ContentBlock[]): Promise<acp.StopReason> {
+  /** `cancelledBefore`: whether a `session/cancel` was sent after this prompt, before it started here. */
+  async prompt(blocks: readonly acp.ContentBlock[], cancelledBefore: () => boolean = () => false): Promise<acp.StopReason> {
     if (this.running) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session; cancel it or wait for its answer");
     this.running = true;
-    this.cancelled = false;
+    this.cancelled = cancelledBefore();
     this.lastUsed = Date.now();
     try {
       const { text, images } = promptInput(blocks);
-      // A text-only model: refused before the turn starts, as `session.prompt` refuses it.
-      const refusal = images.length > 0 ? this.module.session.imageRefusal() : undefined;
-      if (refusal !== undefined) throw RequestError.invalidParams(undefined, refusal);
       await this.startup;
+      const command = await this.slashCommand(text);
+      if (!command) {
+        // A text-only model: refused before the turn starts, by `session.prompt` itself (invalid params).
+        const ended = new Promise<AgentSessionEvent>((resolve) => (this.runEnded = resolve));
+        if (this.cancelled) return "cancelled";
+        const methods = this.links.methods;
+        const started = methods.call("session.prompt", images.length > 0 ? { delivery: "direct", text, images } : { delivery: "direct", text });
+        await started;
+        await this.announceTitle(text);
+        if (this.cancelled) await methods.call("session.interrupt");
+        const end = await ended;
+        if (!this.closed) await methods.call("session.await_idle", {});
+        if (this.cancelled || end.reason === "interrupted") return "cancelled";
+        if (end.reason === "failed") throw new RequestError(-32603, typeof end.errorMessage === "string" ? end.errorMessage : "the model call failed");
+        return this.mapper.lastStopReason === "length" ? "max_tokens" : "end_turn";
+      }
       await this.announceTitle(text);
-      const command = this.slashCommand(text);
-      if (command) return await this.runCommand(command.name, command.args);
-      if (this.cancelled) return "cancelled";
-      const ended = new Promise<AgentSessionEvent>((resolve) => (this.runEnded = resolve));
-      await this.module.session.prompt(images.length > 0 ? { delivery: "direct", text, images } : { delivery: "direct", text });
-      if (this.cancelled) await this.module.session.interrupt();
-      const end = await ended;
-      if (!this.closed) await this.module.session.awaitIdle(undefined, new AbortController().signal);
-      if (this.cancelled || end.reason === "interrupted") return "cancelled";
-      if (end.reason === "failed") throw new RequestError(-32603, typeof end.errorMessage === "string" ? end.errorMessage : "the model call failed");
-      return this.mapper.lastStopReason === "length" ? "max_tokens" : "end_turn";
+      return await this.runCommand(command.name, command.args);
     } catch (error) {
       // ACP: once the client cancelled, the answer is `cancelled` whatever the interrupt caused.
       if (this.cancelled) return "cancelled";
@@ -156,14 +189,14 @@ export class AcpSession {
     if (!this.running) return;
     this.cancelled = true;
     this.permissions.cancelAll();
-    await this.module.session.interrupt();
+    await this.links.methods.call("session.interrupt");
   }
 
   /** Ends the session: interrupt, then release its journal and providers. */
   async close(): Promise<void> {
     this.cancelled = this.running;
     this.closed = true;
-    this.permissions.cancelAll();
+    this.permissions.close();
     await this.module.cancel().catch(() => undefined);
     this.unsubscribe();
     // The run's own agent_end may not reach this session any more: the prompt answers now.
@@ -191,20 +224,21 @@ export class AcpSession {
   }
 
   /** A prompt `/name args` names a command when `command.list` has that name; anything else is an ordinary prompt. */
-  private slashCommand(text: string): { name: string; args: string } | undefined {
+  private async slashCommand(text: string): Promise<{ name: string; args: string } | undefined> {
     const match = SLASH_COMMAND.exec(text.trim());
     if (!match) return undefined;
     const name = match[1]!;
-    return this.module.commands.list().some((command) => command.name === name) ? { name, args: match[2] ?? "" } : undefined;
+    const { commands } = await this.links.methods.call("command.list");
+    return commands.some((command) => command.name === name) ? { name, args: match[2] ?? "" } : undefined;
   }
 
   private async runCommand(name: string, args: string): Promise<acp.StopReason> {
     // Checked right before the invoke, which registers the command with the session synchronously:
     // a cancel is either seen here or interrupts the command.
     if (this.cancelled) return "cancelled";
-    const feedback = await this.module.commands.invoke(name, args);
+    const feedback = await this.links.methods.call("command.invoke", { name, arguments: args });
     if (feedback.message) await this.notify({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: feedback.message } });
-    await this.module.session.awaitIdle(undefined, new AbortController().signal);
+    await this.links.methods.call("session.await_idle", {});
     return this.cancelled ? "cancelled" : "end_turn";
   }
 }

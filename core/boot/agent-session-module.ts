@@ -210,6 +210,10 @@ export class AgentSessionModule implements SessionModule {
     await this.session.interrupt("disconnect");
   }
 
+  journalEntry(customType: string, data: unknown): void {
+    this.session.appendCustomEntry(customType, data);
+  }
+
   async dispose(): Promise<void> {
     await this.session.dispose();
     await this.extensions.dispose();

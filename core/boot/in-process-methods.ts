@@ -1,4 +1,5 @@
 import type { MethodMapOf } from "../kernel/method-map.js";
+import type { MethodFamily } from "../kernel/method-family.js";
 import type { BUILTIN_FAMILIES } from "../../methods/builtin-families.js";
 import type { BuiltinPluginFamily } from "../../plugins/builtin-plugin-families.js";
 import { MethodClient } from "../shell/method-client.js";
@@ -29,4 +30,27 @@ export async function connectInProcess(module: SessionModule, loadFamilies: Fami
   const [families, { MethodWiring }] = await Promise.all([loading, loading.then(() => import("./method-wiring.js"))]);
   const registry = MethodWiring.wire(module, kernelBindings(module), families, options.overrides);
   return new MethodClient<ZiMethods>({ registry, startup: options.startup, events: module.events, log: options.log });
+}
+
+/**
+ * `session.list` alone, in process, for a front end that lists before (or without) any session of
+ * its own (ACP's `session/list`): the built-in family's own handler, validation and bounds, over the
+ * journals' index under ZI_HOME, its `scope: "cwd"` being `cwd`.
+ */
+export async function sessionLister(sessionsDir: string, indexFile: string, cwd: string, log: (message: string) => void): Promise<MethodClient<Pick<ZiMethods, "session.list">>> {
+  await import("reflect-metadata");
+  const [{ BUILTIN_FAMILIES }, { container }, { MethodRegistry }, { SessionCatalog }, { SessionLibrary }, { SESSIONS }] = await Promise.all([
+    import("../../methods/builtin-families.js"),
+    import("tsyringe"),
+    import("../kernel/method-registry.js"),
+    import("../journal/session-catalog.js"),
+    import("../session/session-library.js"),
+    import("../ports/sessions.port.js"),
+  ]);
+  const session = BUILTIN_FAMILIES.find((family) => family.family === "session")!.methods as Record<string, MethodFamily["methods"][string]>;
+  const scope = container.createChildContainer();
+  scope.registerInstance(SESSIONS, new SessionLibrary({ catalog: new SessionCatalog(sessionsDir, indexFile), cwd }));
+  const registry = MethodRegistry.build(scope, [{ family: "session", methods: { "session.list": session["session.list"]! } }]);
+  const none = { subscribe: () => () => undefined };
+  return new MethodClient<Pick<ZiMethods, "session.list">>({ registry, startup: Promise.resolve(), events: none, log });
 }

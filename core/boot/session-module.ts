@@ -34,6 +34,11 @@ export interface SessionModule {
   reportUncaught?(kind: "exception" | "rejection", error: unknown): boolean;
   /** The journal file (`--session` resumes it); null for `--no-session`. */
   readonly sessionFile?: string | null;
+  /**
+   * Journals a `custom` entry (invisible to the model): what a front end keeps of its own choices
+   * across reconnects (ACP's mode). Throws when the journal cannot take it.
+   */
+  journalEntry?(customType: string, data: unknown): void;
   /** Releases files and providers; the CLI calls it after the connection has settled. */
   dispose(): Promise<void>;
 }

@@ -9,7 +9,27 @@ type Redact = (text: string) => string;
 let stderrRedaction: Redact | undefined;
 const stderr = process.stderr;
 const stderrWrite = stderr.write.bind(stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+/**
+ * What may wait in stderr's buffer. stderr is a pipe written asynchronously: with nobody reading it,
+ * every line (an MCP server flooding its own stderr into Zi's included) would wait in memory. Past the
+ * bound, writes are dropped and counted, and the count is written once stderr drains.
+ */
+export const MAX_STDERR_BACKLOG_BYTES = 4 * 1024 * 1024;
+let dropped = 0;
 stderr.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
+  if (stderr.writableLength > MAX_STDERR_BACKLOG_BYTES) {
+    if (dropped === 0) {
+      stderr.once("drain", () => {
+        const note = `zi: ${dropped} bytes of stderr were dropped while it was not being read\n`;
+        dropped = 0;
+        stderrWrite(note);
+      });
+    }
+    dropped += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+    return false;
+  }
   const redact = stderrRedaction;
   const binary = typeof chunk !== "string";
   // A string in another encoding (hex, base64) cannot hold a key as text; it passes as it is.

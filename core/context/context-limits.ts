@@ -14,8 +14,12 @@ export const CONTEXT_LIMITS = Object.freeze({
   maxSystemFileBytes: 32 * KiB,
   /** How much of a SKILL.md is read to find its front matter (the body is never read into the prompt). */
   maxSkillFileBytes: 64 * KiB,
-  /** Skills listed in the prompt, all directories together; the rest are named in one note. */
+  /** Skills listed in the prompt, all directories together; the rest are counted in one note. */
   maxSkills: 100,
+  /** The skills block's entries, in bytes (as Codex bounds its project docs): later skills are left out, counted in the note. */
+  maxSkillsBytes: 16 * KiB,
+  /** How much of that note names the skills left out; the rest are only counted. */
+  maxOmittedSkillNamesBytes: 1 * KiB,
   /** The Agent Skills format's own bounds (agentskills.io). */
   maxSkillNameChars: 64,
   maxSkillDescriptionChars: 1024,

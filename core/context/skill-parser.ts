@@ -1,5 +1,7 @@
 import { parse as parseYaml } from "yaml";
 import { CONTEXT_LIMITS, type ContextLimits } from "./context-limits.js";
+import { yamlDeeperThan } from "../config/yaml-depth.js";
+import { MAX_JSON_DEPTH } from "../wire/json-depth.js";
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** Agent Skills names: lowercase letters, digits and single hyphens, not at either end. */
@@ -14,9 +16,11 @@ export class SkillParser {
   static parse(text: string, folder: string, limits: Pick<ContextLimits, "maxSkillNameChars" | "maxSkillDescriptionChars"> = CONTEXT_LIMITS): { name: string; description: string } {
     const match = FRONT_MATTER.exec(text);
     if (!match) throw new Error("SKILL.md must start with YAML front matter between --- lines");
+    // The YAML composer recurses per level: deeper front matter is refused before it runs.
+    if (yamlDeeperThan(match[1]!, MAX_JSON_DEPTH)) throw new Error(`the front matter nests deeper than ${MAX_JSON_DEPTH} levels`);
     let data: unknown;
     try {
-      data = parseYaml(match[1]);
+      data = parseYaml(match[1]!);
     } catch (error) {
       throw new Error(`invalid YAML front matter (${(error as Error).message.split("\n")[0]})`);
     }

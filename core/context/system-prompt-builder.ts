@@ -110,15 +110,26 @@ export class SystemPromptBuilder {
   /** Listed only when the model can read a SKILL.md (read, or bash). */
   skills(skills: readonly Skill[], omitted: readonly string[], tools: ReadonlySet<string>): string | undefined {
     if (skills.length === 0 || !(tools.has("read") || tools.has("bash"))) return undefined;
-    const entries = skills.map(
-      (skill) => `  <skill>\n    <name>${xml(skill.name)}</name>\n    <description>${xml(skill.description)}</description>\n    <location>${xml(skill.path)}</location>\n  </skill>`,
-    );
+    // A byte budget as well as a count: 20,000 skills made a 165 KB prompt on every run.
+    const entries: string[] = [];
+    const left: string[] = [];
+    let bytes = 0;
+    for (const skill of skills) {
+      const entry = `  <skill>\n    <name>${xml(skill.name)}</name>\n    <description>${xml(skill.description)}</description>\n    <location>${xml(skill.path)}</location>\n  </skill>`;
+      const size = Buffer.byteLength(entry) + 1;
+      if (left.length > 0 || (entries.length > 0 && bytes + size > CONTEXT_LIMITS.maxSkillsBytes)) left.push(skill.name);
+      else {
+        entries.push(entry);
+        bytes += size;
+      }
+    }
+    left.push(...omitted);
     const lines = [
       "# Skills",
       "Skills are instructions for specific kinds of task. When a task matches a skill's description, read its SKILL.md (the location below) before you start, and follow it; resolve relative paths in it against the skill's folder.",
       `<available_skills>\n${entries.join("\n")}\n</available_skills>`,
     ];
-    if (omitted.length > 0) lines.push(`[zi: ${omitted.length} more skill(s) not listed (at most ${CONTEXT_LIMITS.maxSkills}): ${omitted.join(", ")}]`);
+    if (left.length > 0) lines.push(omittedNote(left));
     return lines.join("\n\n");
   }
 
@@ -137,4 +148,18 @@ export class SystemPromptBuilder {
     const text = file.content.trim();
     return file.clipped ? `${text}\n\n[zi: clipped: ${file.path} is longer than ${CONTEXT_LIMITS.maxSystemFileBytes} bytes]` : text;
   }
+}
+
+/** The note of the skills left out: how many, why, and as many names as fit its own small budget. */
+function omittedNote(names: readonly string[]): string {
+  const shown: string[] = [];
+  let bytes = 0;
+  for (const name of names) {
+    bytes += Buffer.byteLength(name) + 2;
+    if (bytes > CONTEXT_LIMITS.maxOmittedSkillNamesBytes) break;
+    shown.push(name);
+  }
+  const rest = names.length - shown.length;
+  const why = `at most ${CONTEXT_LIMITS.maxSkills} skills and ${CONTEXT_LIMITS.maxSkillsBytes / 1024} KiB are listed`;
+  return `[zi: ${names.length} more skill(s) not listed (${why}): ${shown.join(", ")}${rest > 0 ? `, and ${rest} more` : ""}]`;
 }

@@ -26,6 +26,14 @@ const warn = (text: string): void => void process.stderr.write(`zi: ${text}\n`);
  * before `append` returns, so a crash can tear only the last line. `open` repairs such a tail.
  * One process owns a journal file at a time; nothing locks it.
  */
+/** What a failed journal write's code means, for the message. */
+const WRITE_FAILURES: ReadonlyMap<string, string> = new Map([
+  ["ENOSPC", " (no space left on the device)"],
+  ["EDQUOT", " (disk quota exceeded)"],
+  ["EROFS", " (read-only file system)"],
+  ["EIO", " (input/output error)"],
+]);
+
 export class SessionJournal {
   private readonly index = new JournalIndex();
 
@@ -365,7 +373,10 @@ export class SessionJournal {
         }
       }
       warn(`session journal ${this.file} write failed: ${describe(error)}`);
-      throw new RpcError("operation_failed", "the session journal could not be written");
+      // The cause's code (ENOSPC: the disk is full; EDQUOT, EIO, EROFS) is what the user can act on.
+      const code = (error as NodeJS.ErrnoException).code;
+      const cause = typeof code === "string" && /^E[A-Z]+$/.test(code) ? `: ${code}${WRITE_FAILURES.get(code) ?? ""}` : "";
+      throw new RpcError("operation_failed", `the session journal ${this.file} could not be written${cause}`);
     }
     this.size += bytes.length;
   }

@@ -2,7 +2,9 @@ import { injectable } from "tsyringe";
 import type { RpcMethodDeclaration, RpcMethodOptions } from "./rpc-method-metadata.js";
 import type { RequestContext } from "./rpc-handler.js";
 
-const DECLARATIONS = new WeakMap<Function, RpcMethodDeclaration>();
+// Process-wide: a family compiled from source and a kernel loaded from the build (a script run from the
+// repository that imports `zi/testing`) must agree on what is a method.
+const DECLARATIONS: WeakMap<Function, RpcMethodDeclaration> = ((globalThis as Record<symbol, unknown>)[Symbol.for("zi.rpc-method.declarations")] ??= new WeakMap()) as WeakMap<Function, RpcMethodDeclaration>;
 
 /** A class whose `handle` takes the params DTO `P` and returns (or resolves to) the result type `R`. */
 type HandlerOf<P, R> = new (...args: any[]) => { handle(params: P, context: RequestContext): R | Promise<R> };

@@ -1,3 +1,4 @@
+import { RpcError } from "../kernel/rpc-error.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
@@ -96,7 +97,8 @@ export class AgentRunLoop {
     } catch (error) {
       process.stderr.write(`zi: agent run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       if (signal.aborted) return finish({ reason: "interrupted" });
-      return finish({ reason: "failed", errorMessage: "internal error during the run (see stderr)" });
+      // A failure Zi describes for the client (a journal that cannot be written) says what it is.
+      return finish({ reason: "failed", errorMessage: error instanceof RpcError ? error.message : "internal error during the run (see stderr)" });
     }
   }
 

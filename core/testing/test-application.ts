@@ -78,12 +78,15 @@ export class TestApplication {
       state: options.state,
       startup: options.startup,
     });
+    // Wrong wiring fails here, with its message (a class without @RpcMethod, a name outside its family),
+    // not as a request that waits for an answer a server that could not boot never writes.
+    const catalog = composeMethods(families);
     let results: ReturnType<TestApplication["results"]> | undefined;
     // Only the results' schemas and the wire definitions they refer to: params need not be describable here.
     this.results = () =>
       (results ??= {
         checker: new SchemaChecker(generateProtocolSchema([]) as unknown as JsonSchema),
-        schemas: new Map(composeMethods(families).map((method) => [method.name, method.result])),
+        schemas: new Map(catalog.map((method) => [method.name, method.result])),
       });
     this.app = new RpcApplication(
       this.module,
@@ -132,8 +135,13 @@ export class TestApplication {
 
   /** The frame that answers `id`. */
   async answer(id: string): Promise<Record<string, any>> {
+    // Zi ending first (wiring that failed at boot, a fatal frame) rejects with what it logged.
+    const ended = this.exit.then((code) => {
+      throw new Error(`Zi exited with code ${code} before answering ${id}${this.logs.length > 0 ? `: ${this.logs.join("; ")}` : ""}`);
+    });
+    ended.catch(() => undefined);
     for (let seen = 1; ; seen++) {
-      const frames = await this.output.waitFor(seen + 1);
+      const frames = await Promise.race([this.output.waitFor(seen + 1), ended]);
       const frame = frames[seen];
       if ((frame.type === "response" || frame.type === "protocol_error") && frame.id === id) {
         this.checkResults([frame]);

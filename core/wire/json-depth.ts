@@ -53,6 +53,11 @@ function deepKey(value: unknown, maxDepth: number): string | undefined {
   return Object.keys(value).find((key) => nestsDeeper((value as Record<string, unknown>)[key], maxDepth));
 }
 
+/** Whether `value` nests containers deeper than `maxDepth` (the top level counts 1), without recursion. */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  return nestsDeeper(value, maxDepth);
+}
+
 /** Whether `value` nests containers deeper than `maxDepth`: an explicit-stack walk, two parallel stacks. */
 function nestsDeeper(value: unknown, maxDepth: number): boolean {
   if (typeof value !== "object" || value === null) return false;

@@ -23,6 +23,9 @@ export const MCP_LIMITS = {
   maxToolNameChars: 64,
   /** `toolSearch: "auto"` offers the search tool instead of every schema once MCP tools exceed this count. */
   searchThresholdTools: 30,
+  /** A tool's input schema is refused (the tool left out, with a note) past this nesting or this JSON size. */
+  maxSchemaDepth: 64,
+  maxSchemaBytes: 64 * 1024,
   /** Tools one search returns (with their schemas). */
   searchResults: 8,
   /** Stop: stdin closed, then SIGTERM to the group, then SIGKILL, each after this grace (inside Zi's 2 s shutdown bound). */

@@ -22,7 +22,7 @@ export interface McpServerConfig {
   toolTimeoutMs: number;
 }
 
-export type McpServerEntry = { config: McpServerConfig } | { name: string; source: McpServerSource; problem: string };
+export type McpServerEntry = { config: McpServerConfig } | { name: string; source: McpServerSource; transport: McpServerConfig["transport"]; problem: string };
 
 const KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "disabled", "promptWaitMs", "startupTimeoutMs", "toolTimeoutMs"]);
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -55,7 +55,9 @@ export class McpServerConfigParser {
       return { config: this.build(name, raw, source) };
     } catch (error) {
       if (!(error instanceof ConfigProblem)) throw error;
-      return { name, source, problem: `invalid configuration: ${error.message}` };
+      // The transport the entry asked for, as far as it says: a `url` without a `command` is HTTP (mcp.list shows it).
+      const transport = isRecord(raw) && raw.url !== undefined && raw.command === undefined ? "http" : "stdio";
+      return { name, source, transport, problem: `invalid configuration: ${error.message}` };
     }
   }
 

@@ -118,7 +118,12 @@ export class McpServerConnection {
     const transport = await this.createTransport();
     const client = new Client({ name: "zi", version: ZI_VERSION }, { capabilities: {} });
     // Garbage on stdout, a failed send: reported on stderr, never thrown into Zi.
-    client.onerror = (error) => this.hooks.logLine(this.name, `(zi) ${this.hooks.redact(describe(error))}`);
+    // Not once Zi closes the connection itself: the SDK then reports its own abort ("SSE stream
+    // disconnected: AbortError"), which is no problem of the server's.
+    client.onerror = (error) => {
+      if (this.stopping || generation !== this.generation) return;
+      this.hooks.logLine(this.name, `(zi) ${this.hooks.redact(describe(error))}`);
+    };
     client.onclose = () => this.closed(generation, transport);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.state === "starting") {

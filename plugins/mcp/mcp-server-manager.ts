@@ -1,4 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { nestsDeeperThan } from "../../core/wire/json-depth.js";
 import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
 import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
@@ -17,6 +18,7 @@ import type { McpListing, McpPort, McpServerSummary } from "./mcp.port.js";
 interface BrokenEntry {
   name: string;
   source: McpServerSource;
+  transport: "stdio" | "http";
   problem: string;
 }
 
@@ -62,7 +64,7 @@ export class McpServerManager implements McpPort {
   list(): McpListing {
     const servers: McpServerSummary[] = [];
     for (const entry of this.broken.values()) {
-      servers.push({ name: entry.name, source: entry.source, transport: "stdio", state: "failed", tools: [], error: entry.problem, restarts: 0 });
+      servers.push({ name: entry.name, source: entry.source, transport: entry.transport, state: "failed", tools: [], error: entry.problem, restarts: 0 });
     }
     for (const server of this.servers.values()) servers.push(this.summary(server));
     return { servers, toolSearch: this.searching };
@@ -129,7 +131,7 @@ export class McpServerManager implements McpPort {
     };
     if (server.error !== undefined && !removed) event.error = server.error;
     const collisions = this.collisions.get(server.name);
-    const notes = [note, collisions?.length ? `left out (name taken): ${collisions.join(", ")}` : undefined].filter(Boolean);
+    const notes = [note, collisions?.length ? `left out: ${collisions.join(", ")}` : undefined].filter(Boolean);
     if (notes.length > 0) event.note = notes.join("; ");
     void this.services?.session.announce(event as { type: string });
   }
@@ -145,6 +147,11 @@ export class McpServerManager implements McpPort {
     for (const server of this.servers.values()) {
       if (server.state !== "ready" && !server.restartable) continue;
       for (const tool of server.tools) {
+        const refusal = McpServerManager.schemaRefusal(tool);
+        if (refusal !== undefined) {
+          this.collide(server.name, `${tool.name} (${refusal})`);
+          continue;
+        }
         const name = McpToolNamer.name(server.name, tool.name);
         const owner = owners.get(name);
         if (owner !== undefined) {
@@ -170,7 +177,7 @@ export class McpServerManager implements McpPort {
     }
     for (const [server, names] of this.collisions) {
       if (previousCollisions.get(server)?.join("\n") !== names.join("\n")) {
-        process.stderr.write(`zi: MCP server ${server}: tools left out because their names are taken: ${names.join(", ")}\n`);
+        process.stderr.write(`zi: MCP server ${server}: tools left out: ${names.join(", ")}\n`);
       }
     }
   }
@@ -255,6 +262,18 @@ export class McpServerManager implements McpPort {
   private static description(tool: Tool): string {
     const text = tool.description ?? tool.title ?? tool.annotations?.title ?? `The MCP tool ${tool.name}.`;
     return text.length > 8192 ? `${text.slice(0, 8192)}…` : text;
+  }
+
+  /**
+   * Why a tool's input schema is not offered, or undefined. A schema is outside JSON's reach of Zi's own
+   * files: every walker downstream (a provider SDK's serialiser, a validator) recurses, so a schema
+   * nested deeper than the bound is refused by an explicit-stack walk before any of them runs, and
+   * one larger than the byte bound would cost every model call its size.
+   */
+  private static schemaRefusal(tool: Tool): string | undefined {
+    if (nestsDeeperThan(tool.inputSchema, MCP_LIMITS.maxSchemaDepth)) return `its input schema nests deeper than ${MCP_LIMITS.maxSchemaDepth} levels`;
+    if (JSON.stringify(tool.inputSchema ?? {}).length > MCP_LIMITS.maxSchemaBytes) return `its input schema is larger than ${MCP_LIMITS.maxSchemaBytes / 1024} KiB`;
+    return undefined;
   }
 
   /** The server's input schema, passed through; only a missing `type` gets `object` (every provider requires it). */

@@ -65,3 +65,20 @@ describe("credentials in a model's reply and an extension's entries", () => {
     expect(journals.join("")).toContain("key [redacted]");
   }, 30_000);
 });
+
+// Issue 25: each delta was scrubbed alone, so a key the model streamed in pieces was rebuilt by any
+// client joining the deltas. The faux model cuts a reply into 16-32 deltas, so the key spans several.
+describe("credentials streamed in pieces", () => {
+  it("the joined text deltas of an RPC stream hold no key, and say [redacted] where it was", async () => {
+    const reply = `Here: ${OPENAI_KEY}. Again: ${OPENAI_KEY}. And half of it: ${OPENAI_KEY.slice(0, 12)} ends.`;
+    const zi = new ZiProcess({ env: { OPENAI_API_KEY: OPENAI_KEY }, args: ["--mode", "rpc", "--no-session"], fauxScript: { responses: [{ text: reply }] } });
+    await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+    await zi.call("p", "session.prompt", { delivery: "direct", text: "tell me" });
+    await zi.call("w", "session.await_idle", {});
+    const deltas = zi.events("message_update").filter((event) => event.assistantMessageEvent.type === "text_delta");
+    expect(deltas.length).toBeGreaterThan(3);
+    const joined = deltas.map((event) => event.assistantMessageEvent.delta as string).join("");
+    expect(joined).toBe(`Here: [redacted]. Again: [redacted]. And half of it: ${OPENAI_KEY.slice(0, 12)} ends.`);
+    expect(await zi.close()).toEqual({ code: 0, signal: null });
+  }, 30_000);
+});

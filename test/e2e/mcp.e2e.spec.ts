@@ -338,3 +338,17 @@ function alive(pid: number): boolean {
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 25));
 }
+
+describe("MCP schemas past their bounds (issue 25)", () => {
+  it("a tool whose schema nests 2,000 levels deep or weighs over 64 KiB is left out with its reason; the others are offered and called", async () => {
+    const zi = await startZi({ shapes: fixture("schemas") }, [{ toolCalls: [{ name: "mcp__shapes__ping", arguments: {} }] }, { text: "done" }]);
+    await ready(zi, "shapes");
+    const listed = (await zi.call("l", "mcp.list", {})).result.servers.find((server: { name: string }) => server.name === "shapes");
+    expect(listed.collisions).toEqual(["deep (its input schema nests deeper than 64 levels)", "wide (its input schema is larger than 64 KiB)"]);
+    expect(listed.tools).toEqual(["mcp__shapes__ping", "mcp__shapes__wait", "mcp__shapes__add-tool", "mcp__shapes__crash"]);
+    await prompt(zi, "one");
+    expect(textOf(toolEnd(zi, "mcp__shapes__ping")[0].result)).toMatch(/^pong/);
+    expect(zi.stderr).toContain("tools left out: deep (its input schema nests deeper than 64 levels)");
+    await zi.close();
+  }, 120_000);
+});

@@ -58,6 +58,10 @@ export interface AcpZiOptions {
   /** Shared ZI_HOME (to see another process's journals); a fresh one by default. */
   home?: string;
   clientCapabilities?: acp.ClientCapabilities;
+  /** Zi's open-file limit (through util-linux `prlimit --nofile`). */
+  nofile?: number;
+  /** Added to Zi's environment (a provider key the redactor must know, say). */
+  env?: Record<string, string>;
   /** Answers `session/request_permission`. */
   onPermission?: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 }
@@ -106,7 +110,8 @@ export class AcpZi {
       writeFileSync(file, JSON.stringify(options.fauxScript));
       args.push("--faux-script", file);
     }
-    const child = spawn(process.execPath, args, { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+    const command = options.nofile === undefined ? [process.execPath, ...args] : ["prlimit", `--nofile=${options.nofile}`, process.execPath, ...args];
+    const child = spawn(command[0]!, command.slice(1), { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home, ...options.env }, stdio: ["pipe", "pipe", "pipe"] });
     const toClient = new PassThrough();
     const toZi = new PassThrough();
     toZi.pipe(child.stdin);

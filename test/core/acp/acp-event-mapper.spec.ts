@@ -72,10 +72,32 @@ describe("AcpEventMapper", () => {
 
   it("usage is sent after each reply, with the cumulative cost when the provider reports one", async () => {
     const { sent, map } = mapper({ type: "available", tokens: 1200, contextWindow: 200_000, percent: 0.6 });
-    map.addCost(0.5);
+    // A loaded session's replayed reply counts its cost, without a usage update of its own.
+    await map.replay({ role: "assistant", content: [], usage: { cost: { total: 0.5 } }, stopReason: "stop" });
+    expect(sent).toEqual([]);
     await map.handle({ type: "message_end", message: { role: "assistant", content: [], usage: { cost: { total: 0.25 } }, stopReason: "stop" } });
     expect(sent).toEqual([{ sessionUpdate: "usage_update", used: 1200, size: 200_000, cost: { amount: 0.75, currency: "USD" } }]);
     expect(usageUpdate({ type: "unavailable", reason: "no_model" }, 1)).toBeUndefined();
+  });
+});
+
+describe("AcpEventMapper replay: the live projection, for session/load", () => {
+  it("gives a journaled turn the updates the live events gave it: chunks, the call's card, its end with the diff from its arguments", async () => {
+    const live = mapper();
+    await live.map.handle({ type: "message_update", assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm" } });
+    await live.map.handle({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "Writing." } });
+    const call = { type: "toolCall", id: "w1", name: "write", arguments: { path: "a.txt", content: "A" } };
+    await live.map.handle({ type: "message_end", message: { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Writing." }, call], stopReason: "toolUse" } });
+    await live.map.handle({ type: "tool_execution_end", toolCallId: "w1", toolName: "write", result: { content: [{ type: "text", text: "wrote" }] }, isError: false });
+    const replayed = mapper();
+    await replayed.map.replay({ role: "user", content: [{ type: "text", text: "write a" }] });
+    await replayed.map.replay({ role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Writing." }, call], stopReason: "toolUse" });
+    await replayed.map.replay({ role: "toolResult", toolCallId: "w1", content: [{ type: "text", text: "wrote" }], isError: false });
+    expect(replayed.sent[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "write a" } });
+    // Live, the end of a tool without a start (no snapshot) falls back to the arguments, as the replay does.
+    const seen = (updates: acp.SessionUpdate[], cwd: string) => JSON.parse(JSON.stringify(updates).split(cwd).join("<cwd>")) as unknown;
+    expect(seen(replayed.sent.slice(1), replayed.cwd)).toEqual(seen(live.sent.filter((update) => update.sessionUpdate !== "usage_update"), live.cwd));
+    expect(replayed.sent.map((update) => update.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "tool_call", "tool_call_update"]);
   });
 });
 

@@ -4,7 +4,6 @@ import { AcpPermissionBridge } from "../../../core/acp/acp-permission-bridge.js"
 import { mcpServerConfig, addMcpServers } from "../../../core/acp/acp-mcp-servers.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import type { AcpPermissionPort as PermissionPort } from "../../../core/acp/acp-permission-bridge.js";
-import type { AcpMcpPort as McpPort } from "../../../core/acp/acp-mcp-servers.js";
 import type { PermissionRequest } from "../../../core/wire/session-types.js";
 
 const request = (requestId: string, overrides: Partial<PermissionRequest> = {}): PermissionRequest => ({
@@ -92,14 +91,14 @@ describe("AcpPermissionBridge", () => {
 });
 
 describe("ACP mcpServers", () => {
-  it("stdio and HTTP entries take mcp.add's shape; SSE and refused entries are reported with their reason", () => {
+  it("stdio and HTTP entries take mcp.add's shape; SSE and refused entries are reported with their reason", async () => {
     expect(mcpServerConfig({ name: "s", command: "node", args: ["x"], env: [{ name: "A", value: "1" }] })).toEqual({ command: "node", args: ["x"], env: { A: "1" } });
     expect(mcpServerConfig({ type: "http", name: "h", url: "http://h/mcp", headers: [{ name: "Authorization", value: "t" }] })).toEqual({ url: "http://h/mcp", headers: { Authorization: "t" } });
-    const add = jest.fn((name: string) => {
+    const add = jest.fn(async (name: string) => {
       if (name === "bad") throw new RpcError("operation_failed", 'server "bad": invalid configuration');
-      return {} as never;
+      return {};
     });
-    const failed = addMcpServers({ add } as unknown as McpPort, [
+    const failed = await addMcpServers(add, [
       { name: "ok", command: "node", args: [], env: [] },
       { name: "bad", command: "", args: [], env: [] },
       { type: "sse", name: "old", url: "http://h/sse", headers: [] },
@@ -109,6 +108,6 @@ describe("ACP mcpServers", () => {
       { name: "bad", problem: 'server "bad": invalid configuration' },
       { name: "old", problem: expect.stringContaining("SSE") },
     ]);
-    expect(addMcpServers(undefined, [{ name: "ok", command: "node", args: [], env: [] }])).toEqual([{ name: "ok", problem: "the MCP plugin is not loaded" }]);
+    expect(await addMcpServers(undefined, [{ name: "ok", command: "node", args: [], env: [] }])).toEqual([{ name: "ok", problem: "the MCP plugin is not loaded" }]);
   });
 });

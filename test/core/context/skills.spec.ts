@@ -37,6 +37,9 @@ describe("SkillParser (the Agent Skills front matter)", () => {
     ["name not the folder's", front("pdf", "d"), "other", /must match its folder's name "other"/],
     ["no description", "---\nname: pdf\n---\n", "pdf", /"description": required/],
     ["description too long", front("pdf", "d".repeat(1025)), "pdf", /longer than 1024/],
+    // The YAML composer recurses: 20,000 nested flow sequences overflowed the stack ("Maximum call stack size exceeded").
+    ["front matter nested 20,000 deep", `---\nname: pdf\ndescription: d\nmeta: ${"[".repeat(20000)}${"]".repeat(20000)}\n---\n`, "pdf", /nests deeper than 64 levels/],
+    ["block mappings nested 5,000 deep", `---\nname: pdf\ndescription: d\n${Array.from({ length: 5000 }, (_, i) => `${" ".repeat(i)}k:`).join("\n")} v\n---\n`, "pdf", /nests deeper than 64 levels/],
   ])("refuses %s", (_label, text, folder, problem) => {
     expect(() => SkillParser.parse(text, folder)).toThrow(problem);
   });

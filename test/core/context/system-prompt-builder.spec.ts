@@ -90,10 +90,23 @@ describe("SystemPromptBuilder", () => {
     const skills = [{ name: "a-b", description: 'Use <x> & "y"', path: "/s/a-b/SKILL.md" }];
     const section = builder.skills(skills, ["late"], new Set(["read"]))!;
     expect(section).toContain("<name>a-b</name>\n    <description>Use &lt;x&gt; &amp; &quot;y&quot;</description>\n    <location>/s/a-b/SKILL.md</location>");
-    expect(section).toContain("[zi: 1 more skill(s) not listed (at most 100): late]");
+    expect(section).toContain("[zi: 1 more skill(s) not listed (at most 100 skills and 16 KiB are listed): late]");
     expect(builder.skills(skills, [], new Set(["bash"]))).toBeDefined();
     expect(builder.skills(skills, [], new Set(["edit"]))).toBeUndefined();
     expect(builder.skills([], [], new Set(["read"]))).toBeUndefined();
+  });
+
+  it("bounds the skills block in bytes: 20,000 skills list what fits 16 KiB, and the note counts the rest with a bounded list of names", () => {
+    const skills = Array.from({ length: 100 }, (_, i) => ({ name: `skill-${i}`, description: "d".repeat(1000), path: `/s/skill-${i}/SKILL.md` }));
+    const omitted = Array.from({ length: 19_900 }, (_, i) => `later-${i}`);
+    const section = builder.skills(skills, omitted, new Set(["read"]))!;
+    const listed = section.split("<skill>").length - 1;
+    expect(listed).toBeGreaterThan(5);
+    expect(listed).toBeLessThan(100);
+    expect(Buffer.byteLength(section)).toBeLessThan(16 * 1024 + 2 * 1024);
+    const note = /\[zi: (\d+) more skill\(s\) not listed \(at most 100 skills and 16 KiB are listed\): skill-\d+, .*, and (\d+) more\]$/.exec(section);
+    expect(Number(note?.[1])).toBe(20_000 - listed);
+    expect(Number(note?.[2])).toBeGreaterThan(19_000);
   });
 
   it("states the environment: cwd, date, platform, shell, git root", () => {

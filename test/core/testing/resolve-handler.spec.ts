@@ -38,3 +38,17 @@ describe("resolveHandler", () => {
     expect(context.signal.aborted).toBe(false);
   });
 });
+
+describe("serveFamilies: wrong wiring fails at boot, with its message", () => {
+  it("a class without @RpcMethod is refused when the family is served, not as a request that waits", async () => {
+    const { serveFamilies } = await import("../../../core/testing/testing-api.js");
+    class Undecorated {
+      handle() {
+        return {};
+      }
+    }
+    expect(() => serveFamilies([{ family: "probe", methods: { "probe.undecorated": Undecorated as never } }])).toThrow(
+      'Undecorated ("probe.undecorated" in family "probe") has no @RpcMethod decorator',
+    );
+  });
+});

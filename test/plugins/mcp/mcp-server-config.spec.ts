@@ -57,4 +57,9 @@ describe("McpServerConfigParser", () => {
   ])("refuses %j: %s", (raw, message) => {
     expect(problem(raw)).toContain(message);
   });
+
+  it("a refused entry keeps the transport it asked for: a url entry is http, as mcp.list shows it", () => {
+    expect(parser.parse("s", { url: "file:///etc/passwd" }, "global")).toMatchObject({ transport: "http" });
+    expect(parser.parse("s", { command: "x", colour: "red" }, "global")).toMatchObject({ transport: "stdio" });
+  });
 });
