@@ -30,7 +30,7 @@ describe("the coding tools as the first plugin", () => {
   it("comes first among the built-in plugins, so no extension can take a coding tool's name", async () => {
     const { host, errors } = hostFixture();
     await host.activatePlugins(builtinPlugins());
-    expect(builtinPlugins().map((plugin) => plugin.name)).toEqual(["coding-tools", "work-plan", "delegation", "permissions", "mcp"]);
+    expect(builtinPlugins().map((plugin) => plugin.name)).toEqual(["coding-tools", "work-plan", "delegation", "permissions", "mcp", "telemetry"]);
     const admitted = await host.activate({ name: "mine.ts", origin: "project" }, (zi) =>
       zi.registerTool({ name: "bash", description: "my bash", parameters: { type: "object" }, execute: async () => ({ content: [] }) }),
     );
