@@ -73,11 +73,12 @@ describe("the policy", () => {
       "cd a",
       "rm -rf b",
       "touch c",
-      "cat $(…)",
+      "cat $(touch c)",
       "npm test",
     ]);
+    expect(commandParts("git status && (cd a; rm -rf b) | cat $(touch c)\nnpm test").map((part) => part.opaque)).toEqual([false, true, true, true, true, false]);
     expect(commandParts("echo x > out.txt")[0]!.opaque).toBe(true);
-    expect(commandParts("ls 2>&1 > /dev/null")[0]).toEqual({ tokens: ["ls"], opaque: false });
+    expect(commandParts("ls 2>&1 > /dev/null")[0]).toEqual({ tokens: ["ls"], opaque: false, runs: [["ls"]] });
   });
 
   it("allows a compound command only if every part is; deny beats session allow beats ask beats allow", () => {
