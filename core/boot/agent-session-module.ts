@@ -6,6 +6,8 @@ import type { ZiOptions } from "../cli/cli-options.js";
 import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
 import { SessionTuning } from "../session/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
+import { SandboxControl } from "../sandbox/sandbox-control.js";
+import { SANDBOX_KEY, sandboxSettings } from "../sandbox/sandbox-settings.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { ModelRegistry } from "../models/model-registry.js";
@@ -78,7 +80,12 @@ export class AgentSessionModule implements SessionModule {
       },
     });
     const tuning = new SessionTuning(settings, projectTrusted);
+    const sandboxConfig = sandboxSettings(settings.getGlobal(SANDBOX_KEY), settings.getProject(SANDBOX_KEY), projectTrusted, options.sandbox, resolve(cwd));
+    for (const warning of sandboxConfig.warnings) stderrLine(`zi: sandbox: ${warning}`);
+    // ZI_HOME (settings, credentials, sessions) stays read-only inside the sandbox even where it lies in a writable root.
+    const sandbox = new SandboxControl(sandboxConfig.settings, [paths.ziHome]);
     const session = new AgentSession({
+      sandbox,
       runtime: registry,
       journal,
       cwd,
@@ -103,6 +110,7 @@ export class AgentSessionModule implements SessionModule {
       retry: tuning.retry(),
       compaction: tuning.compaction(),
       toolGuard: session.toolGate.check,
+      sandbox,
       contextSections: () => context.childSections(),
     });
     extensions = new ExtensionRuntime({
@@ -140,6 +148,7 @@ export class AgentSessionModule implements SessionModule {
    * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
+    this.session.sandbox.afterReady();
     await Promise.all([this.extensions.load(), this.context.load()]);
   }
 

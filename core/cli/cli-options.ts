@@ -1,3 +1,4 @@
+import { SANDBOX_MODES, type SandboxMode } from "../wire/session-types.js";
 /** A command-line error: one line on stderr, nothing on stdout, exit code 2. */
 export class UsageError extends Error {}
 
@@ -14,10 +15,12 @@ export interface ZiOptions {
   fauxScript: string | undefined;
   /** `--trust-project`: load project-local code (`.zi/extensions`) for this run. */
   trustProject: boolean;
+  /** `--sandbox MODE`: where `bash` runs for this run (docs/sandbox.md); an untrusted project may still tighten it. */
+  sandbox?: SandboxMode;
 }
 
 export const USAGE_TEXT = [
-  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
+  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project] [--sandbox MODE]",
   "       zi --mode json [--model PROVIDER/ID] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi prompt [--trust-project] [--extension PATH]...",
@@ -79,6 +82,12 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv)
       case "--model":
         model = value();
         break;
+      case "--sandbox": {
+        const mode = value();
+        if (!SANDBOX_MODES.includes(mode as SandboxMode)) throw new UsageError(`--sandbox takes ${SANDBOX_MODES.join(", ")}`);
+        options.sandbox = mode as SandboxMode;
+        break;
+      }
       default:
         if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
         positional.push(arg);

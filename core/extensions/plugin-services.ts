@@ -42,7 +42,7 @@ export interface PluginSecrets {
  * redaction and shutdown work.
  */
 export interface PluginServices {
-  readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals">;
+  readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals" | "sandbox">;
   readonly childSessions: Pick<ChildSessionFactory, "create">;
   readonly project: ProjectContent;
   /**

@@ -50,7 +50,7 @@ export type { EventMode, EventModeName } from "../kernel/event-mode.js";
 
 // The wire: its types, limits and the work plan's one step rule.
 export type * from "../wire/session-types.js";
-export { THINKING_LEVELS } from "../wire/session-types.js";
+export { SANDBOX_MODES, THINKING_LEVELS } from "../wire/session-types.js";
 export { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
 export { IMAGE_MIME_TYPES, imageBytes, imageDataProblem, type ImageMimeType, type PromptImage } from "../wire/prompt-image.js";
 export { WORK_PLAN_LIMITS, WORK_PLAN_STEP_SCHEMA, workPlanStepsFault, workPlanStepsProblem } from "../wire/work-plan-step.js";

@@ -3,6 +3,7 @@ import type {
   CatalogModel,
   CompletionEvidence,
   ContextUsage,
+  SandboxState,
   DecidingRule,
   DelegationOrigin,
   Delivery,
@@ -41,6 +42,7 @@ export interface WireTypes {
   WorkPlan: WorkPlan;
   SessionState: SessionState;
   ContextUsage: ContextUsage;
+  SandboxState: SandboxState;
   CompletionEvidence: CompletionEvidence;
   MessageItem: { index: number } & Record<string, unknown>;
   OperationOutcome: OperationOutcome;

@@ -48,7 +48,8 @@ export function scanCommandLine(line: string, depth = 0): ScannedCommand[] {
   };
   const nested = (text: string): void => {
     if (depth >= 8) doubt("nesting too deep");
-    else out.push(...scanCommandLine(text, depth + 1).map((command) => ({ ...command, exact: false, doubt: command.doubt ?? "inside a substitution" })));
+    // A nested command runs as bash reads it: it keeps its own exactness (the word holding it does not).
+    else out.push(...scanCommandLine(text, depth + 1));
   };
   let i = 0;
   const n = line.length;
