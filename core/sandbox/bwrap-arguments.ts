@@ -33,6 +33,9 @@ export function bwrapArguments(state: Pick<SandboxState, "mode" | "network" | "w
       }
     }
     for (const path of place.protectedPaths) if (existsSync(path)) args.push("--ro-bind", path, path);
+  } else {
+    // The private /tmp hides a cwd that lies under /tmp: it comes back, read-only.
+    args.push("--ro-bind", place.cwd, place.cwd);
   }
   args.push("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!state.network) args.push("--unshare-net");
