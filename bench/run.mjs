@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,sandbox] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -20,6 +20,7 @@ import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureSearch } from "./lib/search.measure.mjs";
+import { measureSandbox } from "./lib/sandbox.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
@@ -27,7 +28,7 @@ import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "sandbox"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -43,6 +44,7 @@ const FULL = {
   journal: { messages: undefined },
   delegation: { reps: 5 },
   search: { reps: 7 },
+  sandbox: { reps: 21 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -56,6 +58,7 @@ const QUICK = {
   journal: { messages: 10_000 },
   delegation: { reps: 2 },
   search: { reps: 2 },
+  sandbox: { reps: 5 },
 };
 
 const { values: args } = parseArgs({
@@ -98,6 +101,7 @@ const sections = {
   journal: () => measureJournal(report, config.journal),
   delegation: () => measureDelegation(children, report, config.delegation),
   search: () => measureSearch(report, { root: ROOT, ...config.search }),
+  sandbox: () => measureSandbox(report, { root: ROOT, ...config.sandbox }),
 };
 const meta = {
   createdAt: new Date().toISOString(),
