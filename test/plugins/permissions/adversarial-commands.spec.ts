@@ -8,6 +8,7 @@ import type { PermissionAction, PermissionRule } from "../../../core/wire/sessio
 import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
 import { callUnits } from "../../../plugins/permissions/call-units.js";
 import { PermissionPolicy } from "../../../plugins/permissions/permission-policy.js";
+import { CRAFTED, DELETIONS } from "../../support/adversarial-commands.js";
 
 const TOOLS = new Map(createCodingTools({ cwd: tmpdir(), logDir: join(tmpdir(), "zi-adversarial-logs") }).map((tool) => [tool.name, tool]));
 
@@ -29,50 +30,6 @@ function runInBash(command: string): { dir: string; entries: string[] } {
 const ALLOW_LS = [
   { action: "allow" as const, command: "ls" },
   { action: "allow" as const, command: "git status" },
-];
-
-/** The issue's crafted commands: each makes real bash create a file an allow rule for `ls`/`git status` never allowed. */
-const CRAFTED: [command: string, creates: string][] = [
-  ["ls x#; touch PWNED", "PWNED"],
-  ["git status #\ntouch PWNED", "PWNED"],
-  ["ls `#`; touch PWNED", "PWNED"],
-  ["ls $'\\''\ntouch PWNED", "PWNED"],
-  ["ls ~#; touch PWNED", "PWNED"],
-  ["ls > 1", "1"],
-  ["ls >-", "-"],
-  ["ls <<EOF\n$(touch PWNED)\nEOF", "PWNED"],
-  ["ls \\\n; touch PWNED", "PWNED"],
-  ['git status "$(touch PWNED)"', "PWNED"],
-  ["ls | tee PWNED", "PWNED"],
-  ["ls; IFS=x; touch PWNED", "PWNED"],
-];
-
-/** Ways to delete a file that a `deny rm` rule must stop (default `allow`: only the rule stands in the way). */
-const DELETIONS: string[] = [
-  "rm victim",
-  "rm -f victim",
-  "true && rm victim",
-  "env rm victim",
-  "env -i FOO=1 /usr/bin/rm victim",
-  "/bin/rm victim",
-  "\\rm victim",
-  "'rm' victim",
-  "r''m victim",
-  "command rm victim",
-  "exec rm victim",
-  "nice -n 5 rm victim",
-  "nohup rm victim",
-  "timeout 10 rm victim",
-  "time rm victim",
-  "bash -c 'rm victim'",
-  'sh -c "rm victim"',
-  "eval 'rm victim'",
-  "echo victim | xargs rm",
-  "find . -name victim -delete",
-  "find . -name victim -exec rm {} \\;",
-  "x=rm; $x victim",
-  "$(echo rm) victim",
-  "echo $(rm victim)",
 ];
 
 describe("command rules fail closed, judged against real bash", () => {
