@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { declarationOf, describeCall } from "../../../core/session/tool-declaration.js";
 import type { PermissionAction, PermissionRule } from "../../../core/wire/session-types.js";
 import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
 import { callUnits } from "../../../plugins/permissions/call-units.js";
+import { summarize } from "../../../plugins/permissions/call-summary.js";
 import { PermissionPolicy } from "../../../plugins/permissions/permission-policy.js";
 import { CRAFTED, DELETIONS } from "../../support/adversarial-commands.js";
 
@@ -67,5 +68,19 @@ describe("command rules fail closed, judged against real bash", () => {
     expect(verdict("allow", rules, "edit", { path: "~/x", oldText: "a", newText: "b" }, cwd)).toBe("deny");
     expect(verdict("allow", rules, "write", { path: "inside.txt", content: "x" }, cwd)).toBe("allow");
     expect(existsSync(join(homedir(), "x"))).toBe(false);
+  });
+
+  it("the approval of a replaceAll edit shows every line the edit changes, as the tool then writes them", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-adversarial-"));
+    writeFileSync(join(cwd, "f.txt"), "a = 1\nkeep\na = 1\nkeep\na = 1\n");
+    const edit = TOOLS.get("edit")!;
+    const args = { path: "f.txt", edits: [{ oldText: "a = 1", newText: "a = 2", replaceAll: true }] };
+    const declaration = declarationOf(edit);
+    const summary = await summarize(declaration, describeCall("edit", declaration, args, cwd), args, cwd);
+    const changed = summary.diff!.split("\n").filter((line) => /^[-+]a = /.test(line));
+    expect(changed.filter((line) => line === "-a = 1")).toHaveLength(3);
+    expect(changed.filter((line) => line === "+a = 2")).toHaveLength(3);
+    await edit.execute(args, { signal: new AbortController().signal, cwd, onUpdate() {} });
+    expect(readFileSync(join(cwd, "f.txt"), "utf8")).toBe("a = 2\nkeep\na = 2\nkeep\na = 2\n");
   });
 });
