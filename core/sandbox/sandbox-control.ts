@@ -74,8 +74,13 @@ export class SandboxControl implements ToolSandbox {
     return this.checking;
   }
 
-  async command(argv: readonly string[], cwd: string): Promise<string[]> {
-    const state = this.state();
+  command(argv: readonly string[], cwd: string): Promise<string[]> {
+    return this.commandIn(this.state().mode, argv, cwd);
+  }
+
+  /** `argv` in the sandbox of `mode` (a stdio MCP server's own setting), with the session's network and writable roots. */
+  async commandIn(mode: SandboxState["mode"], argv: readonly string[], cwd: string): Promise<string[]> {
+    const state = { ...this.state(), mode };
     if (state.mode === "off") return [...argv];
     const support = await this.checkSupport();
     if (support.status !== "available") {
