@@ -1,5 +1,19 @@
-import { IsArray, IsBoolean, IsIn, IsString, Matches } from "class-validator";
-import { Optional, SANDBOX_MODES, type SandboxMode } from "../../core/family/family-api.js";
+import { IsArray, IsBoolean, IsIn } from "class-validator";
+import { DescribedRule, Optional, SANDBOX_MODES, type SandboxMode } from "../../core/family/family-api.js";
+
+const MAX_WRITABLE_ROOTS = 64;
+
+const absolutePaths = (value: unknown): boolean =>
+  Array.isArray(value) && value.length <= MAX_WRITABLE_ROOTS && value.every((root) => typeof root === "string" && root.startsWith("/") && !root.includes("\0"));
+
+const IsAbsolutePaths = () =>
+  DescribedRule({
+    name: "isAbsolutePaths",
+    // How `zi schema` describes this rule: merged into the property's schema.
+    jsonSchema: { maxItems: MAX_WRITABLE_ROOTS, items: { type: "string", pattern: "^/" } },
+    validate: absolutePaths,
+    message: () => `writableRoots must be at most ${MAX_WRITABLE_ROOTS} absolute paths`,
+  });
 
 export class SetSandboxParams {
   @IsIn(SANDBOX_MODES)
@@ -11,7 +25,6 @@ export class SetSandboxParams {
 
   @Optional()
   @IsArray()
-  @IsString({ each: true })
-  @Matches(/^\//, { each: true, message: "writableRoots must be absolute paths" })
+  @IsAbsolutePaths()
   writableRoots?: string[];
 }
