@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp,sandbox] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -23,6 +23,7 @@ import { measureFlood } from "./lib/flood.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureSearch } from "./lib/search.measure.mjs";
 import { measurePiRpc } from "./lib/pi-rpc.measure.mjs";
+import { measureSandbox } from "./lib/sandbox.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
@@ -32,7 +33,7 @@ import { measureTui } from "./lib/tui.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui", "prompt", "acp"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui", "prompt", "acp", "sandbox"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -52,6 +53,7 @@ const FULL = {
   tui: { reps: 5, tokens: 8000 },
   prompt: { reps: 7 },
   acp: { reps: 5 },
+  sandbox: { reps: 21 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -69,6 +71,7 @@ const QUICK = {
   tui: { reps: 2, tokens: 8000 },
   prompt: { reps: 2 },
   acp: { reps: 2 },
+  sandbox: { reps: 5 },
 };
 
 const { values: args } = parseArgs({
@@ -116,6 +119,8 @@ const sections = {
   tui: () => measureTui(report, { ziScript, ...config.tui }),
   prompt: () => measureFirstPrompt(children, report, config.prompt),
   acp: () => measureAcpFirstReply(children, report, { ...config.acp, ziScript }),
+  search: () => measureSearch(report, { root: ROOT, ...config.search }),
+  sandbox: () => measureSandbox(report, { root: ROOT, ...config.sandbox }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

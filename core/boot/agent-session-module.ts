@@ -7,6 +7,8 @@ import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config
 import { SessionTuning } from "../session/session-tuning.js";
 import { SettingsStore } from "../config/settings-store.js";
 import type { Redactor } from "../config/redactor.js";
+import { SandboxControl } from "../sandbox/sandbox-control.js";
+import { SANDBOX_KEY, sandboxSettings } from "../sandbox/sandbox-settings.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import { SessionCatalog } from "../journal/session-catalog.js";
@@ -103,7 +105,12 @@ export class AgentSessionModule implements SessionModule {
     });
     for (const text of options.appendSystemPrompt ?? []) context.hooks.add("--append-system-prompt", () => text);
     const tuning = new SessionTuning(settings, projectTrusted);
+    const sandboxConfig = sandboxSettings(settings.getGlobal(SANDBOX_KEY), settings.getProject(SANDBOX_KEY), projectTrusted, options.sandbox, resolve(cwd));
+    for (const warning of sandboxConfig.warnings) stderrLine(`zi: sandbox: ${warning}`);
+    // ZI_HOME (settings, credentials, sessions) stays read-only inside the sandbox even where it lies in a writable root.
+    const sandbox = new SandboxControl(sandboxConfig.settings, [paths.ziHome]);
     const session = new AgentSession({
+      sandbox,
       runtime: registry,
       journal,
       cwd,
@@ -137,6 +144,7 @@ export class AgentSessionModule implements SessionModule {
       retry: tuning.retry(),
       compaction: tuning.compaction(),
       toolGuard: session.toolGate.check,
+      sandbox,
       contextSections: () => context.childSections(),
     });
     extensions = new ExtensionRuntime({
@@ -174,6 +182,7 @@ export class AgentSessionModule implements SessionModule {
    * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
+    this.session.sandbox.afterReady();
     await Promise.all([this.extensions.load(), this.context.load()]);
   }
 

@@ -1,6 +1,6 @@
 import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
 import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
-import type { ThinkingLevel } from "../wire/session-types.js";
+import { SANDBOX_MODES, type SandboxMode, type ThinkingLevel } from "../wire/session-types.js";
 
 /** `--max-cost-usd` → `maxCostUsd`, ...: the run budgets of the one-shot modes, flags derived from the names. */
 const BUDGET_FLAGS: ReadonlyMap<string, BudgetName> = new Map(BUDGET_NAMES.map((name) => [budgetFlag(name), name]));
@@ -43,10 +43,12 @@ export interface ZiOptions {
   thinking?: ThinkingLevel;
   /** `--continue`/`-c`: the latest session of this cwd; `--resume`: pick one (interactive only). */
   pick?: "continue" | "resume";
+  /** `--sandbox MODE`: where `bash` runs for this run (docs/sandbox.md); an untrusted project may still tighten it. */
+  sandbox?: SandboxMode;
 }
 
 export const USAGE_TEXT = [
-  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project]",
+  "usage: zi --mode rpc [--no-session] [--session FILE] [--extension PATH]... [--faux-script FILE] [--trust-project] [--sandbox MODE]",
   "       zi --mode json [--model PROVIDER/ID] [--output-schema FILE] [--max-cost-usd X] [--max-tokens N] [--max-turns N] [--max-seconds N] [same options] PROMPT...",
   "       zi --mode acp [--extension PATH]... [--faux-script FILE] [--trust-project]",
   "       zi --mode pi-rpc [pi's flags: --provider, --model, --thinking, --no-session, --session, --session-dir, ...]",
@@ -140,6 +142,12 @@ export function parseCliOptions(
         if (options.pick !== undefined) throw new UsageError("--continue and --resume cannot be combined");
         options.pick = flag === "--resume" ? "resume" : "continue";
         break;
+      case "--sandbox": {
+        const mode = value();
+        if (!SANDBOX_MODES.includes(mode as SandboxMode)) throw new UsageError(`--sandbox takes ${SANDBOX_MODES.join(", ")}`);
+        options.sandbox = mode as SandboxMode;
+        break;
+      }
       default:
         if (BUDGET_FLAGS.has(flag)) {
           const name = BUDGET_FLAGS.get(flag)!;

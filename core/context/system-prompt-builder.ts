@@ -1,11 +1,15 @@
 import { CONTEXT_LIMITS } from "./context-limits.js";
+import type { ToolEffect } from "../wire/session-types.js";
 import type { ContextFile, LoadedContext, PromptEnvironment, Skill, SystemFile } from "./context-types.js";
 
-/** A tool as the prompt lists it. */
+/** A tool as the prompt lists it: its declaration says what it does, and the advice it carries (no tool is named here). */
 export interface PromptTool {
   name: string;
   description: string;
+  declaration?: { effect: ToolEffect; guideline?: string };
 }
+
+const effectOf = (tool: PromptTool): ToolEffect => tool.declaration?.effect ?? "other";
 
 /** Text an extension's hook adds to one run's prompt. */
 export interface PromptAddition {
@@ -27,13 +31,12 @@ const bullets = (lines: readonly string[]): string => lines.map((line) => `- ${l
  */
 export class SystemPromptBuilder {
   build(context: LoadedContext, tools: readonly PromptTool[], additions: readonly PromptAddition[] = []): string {
-    const names = new Set(tools.map((tool) => tool.name));
     return [
       this.identity(context.system),
       this.toolList(tools),
-      context.system ? undefined : this.guidelines(names),
+      context.system ? undefined : this.guidelines(tools),
       this.projectContext(context.contextFiles),
-      this.skills(context.skills, context.omittedSkills, names),
+      this.skills(context.skills, context.omittedSkills, tools),
       this.environment(context.environment),
       ...context.appends.map((file) => this.fileText(file)),
       ...additions.map((addition) => addition.text),
@@ -64,17 +67,18 @@ export class SystemPromptBuilder {
     return chars.length > CONTEXT_LIMITS.maxToolSummaryChars ? `${chars.slice(0, CONTEXT_LIMITS.maxToolSummaryChars - 1).join("")}…` : line;
   }
 
-  /** Advice that follows the tools actually present: none refers to a tool the model lacks. */
-  guidelines(tools: ReadonlySet<string>): string {
+  /**
+   * Advice that follows the tools actually present, from their declarations: what reads, what runs
+   * commands, what edits, and each tool's own guideline. None refers to a tool the model lacks.
+   */
+  guidelines(tools: readonly PromptTool[]): string {
     const lines: string[] = [];
-    const explorers = ["grep", "find", "ls"].filter((name) => tools.has(name));
-    if (explorers.length > 0 && tools.has("bash")) lines.push(`Prefer ${explorers.join(", ")} over bash for exploring files: they are faster and respect .gitignore.`);
-    else if (tools.has("bash")) lines.push("Use bash to explore the project (ls, rg, find).");
-    if (tools.has("read") && (tools.has("edit") || tools.has("write"))) lines.push("Read a file before you change it.");
-    if (tools.has("edit")) lines.push("Use edit for changes to existing files: the old text must match the file exactly.");
-    if (tools.has("write")) lines.push(tools.has("edit") ? "Use write only for new files or complete rewrites." : "Use write to create or rewrite files.");
-    if (tools.has("update_plan")) lines.push("For a task of several steps, keep a work plan with update_plan and keep it current as you go.");
-    if (tools.has("delegate")) lines.push("Hand self-contained subtasks to specialised agents with delegate when that keeps your own context focused.");
+    const named = (effect: ToolEffect) => tools.filter((tool) => effectOf(tool) === effect).map((tool) => tool.name);
+    const [readers, runners, editors] = [named("read"), named("execute"), named("edit")];
+    if (readers.length > 0 && runners.length > 0) lines.push(`Prefer ${readers.join(", ")} over ${runners.join(", ")} for reading and exploring files: they are faster, and the searches respect .gitignore.`);
+    else if (runners.length > 0) lines.push(`Use ${runners[0]} to explore the project (ls, rg, find).`);
+    if (readers.length > 0 && editors.length > 0) lines.push("Read a file before you change it.");
+    for (const tool of tools) if (tool.declaration?.guideline) lines.push(tool.declaration.guideline);
     lines.push("Follow the project's instructions below; nearer files take precedence over earlier ones.");
     lines.push("Be concise. Show file paths clearly, and when you are done, say what you changed in plain text.");
     return `# Guidelines\n\n${bullets(lines)}`;
@@ -107,9 +111,9 @@ export class SystemPromptBuilder {
     }
   }
 
-  /** Listed only when the model can read a SKILL.md (read, or bash). */
-  skills(skills: readonly Skill[], omitted: readonly string[], tools: ReadonlySet<string>): string | undefined {
-    if (skills.length === 0 || !(tools.has("read") || tools.has("bash"))) return undefined;
+  /** Listed only when the model can read a SKILL.md (a tool that reads, or one that runs commands). */
+  skills(skills: readonly Skill[], omitted: readonly string[], tools: readonly PromptTool[]): string | undefined {
+    if (skills.length === 0 || !tools.some((tool) => effectOf(tool) === "read" || effectOf(tool) === "execute")) return undefined;
     // A byte budget as well as a count: 20,000 skills made a 165 KB prompt on every run.
     const entries: string[] = [];
     const left: string[] = [];

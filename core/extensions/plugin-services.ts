@@ -42,7 +42,7 @@ export interface PluginSecrets {
  * redaction and shutdown work.
  */
 export interface PluginServices {
-  readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals">;
+  readonly session: Pick<AgentSession, "appendSubagentEntry" | "appendPermissionEntry" | "toolList" | "getState" | "announce" | "toolGate" | "approvals" | "sandbox">;
   /** `observe` (every child once it exists) is optional so that test doubles need only `create`. */
   readonly childSessions: Pick<ChildSessionFactory, "create"> & Partial<Pick<ChildSessionFactory, "observe">>;
   readonly project: ProjectContent;

@@ -52,7 +52,7 @@ export type { EventMode, EventModeName } from "../kernel/event-mode.js";
 // The wire: its types, limits and the work plan's one step rule.
 export type * from "../wire/session-types.js";
 export type * from "../wire/budget-types.js";
-export { THINKING_LEVELS } from "../wire/session-types.js";
+export { SANDBOX_MODES, THINKING_LEVELS } from "../wire/session-types.js";
 export { RPC_LIMITS, type RpcLimits } from "../wire/limits.js";
 export type * from "../wire/session-tree-types.js";
 export { SESSION_TREE_LIMITS } from "../wire/session-tree-types.js";

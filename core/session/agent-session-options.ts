@@ -1,4 +1,5 @@
 import type { BudgetSettings } from "../wire/budget-types.js";
+import type { SandboxControl } from "../sandbox/sandbox-control.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import type { ContextSummary } from "../wire/context-summary.js";
@@ -65,6 +66,8 @@ export interface AgentSessionOptions {
   tools?: AgentTool[];
   /** Checks each tool call before it runs; default: this session's own gate. Delegated children get their parent's. */
   toolGuard?: ToolCallGuard;
+  /** Where `bash` runs (docs/sandbox.md); a delegated child shares its parent's. Absent: a sandbox that is `off`. */
+  sandbox?: SandboxControl;
   systemPrompt?: string | SystemPromptSource;
   /** What the system prompt is built from, for `session.get_context`; undefined until loaded. */
   describeContext?: () => ContextSummary | undefined;

@@ -45,6 +45,8 @@ import { ToolApprovals } from "./tool-approvals.js";
 import { ToolCallGate, type ToolCallHook } from "./tool-call-gate.js";
 import { UsageLedger } from "./usage-ledger.js";
 import { describedToolCall } from "./tool-declaration.js";
+import { SandboxControl } from "../sandbox/sandbox-control.js";
+import { DEFAULT_SANDBOX } from "../sandbox/sandbox-settings.js";
 import type { DescribedToolCall } from "../ports/session.port.js";
 import { clipUtf8 } from "../wire/utf8-clip.js";
 import { RPC_LIMITS } from "../wire/limits.js";
@@ -95,6 +97,9 @@ export class AgentSession implements SessionPort {
   private closing = false;
 
   private readonly cwd: string;
+  /** Where `bash` runs; `permission.set_sandbox` changes it through the permissions plugin. */
+  readonly sandbox: SandboxControl;
+  private readonly unobserveSandbox: () => void;
 
   constructor(options: AgentSessionOptions) {
     const { runtime } = options;
@@ -110,6 +115,8 @@ export class AgentSession implements SessionPort {
     this.recorder = recorder;
     this.records = new ExtensionRecords(journal, this.store, recorder);
     this.cwd = options.cwd;
+    this.sandbox = options.sandbox ?? new SandboxControl({ ...DEFAULT_SANDBOX }, []);
+    this.unobserveSandbox = this.sandbox.observe((state) => this.store.setSandbox(state));
     this.toolGate = new ToolCallGate(options.cwd);
     this.approvals = new ToolApprovals(this.store);
     const preferred = journal.thinkingLevel ?? options.settings?.thinkingLevel ?? "off";
@@ -123,7 +130,7 @@ export class AgentSession implements SessionPort {
       store: this.store,
       recorder,
       streamer: new AssistantStreamer(runtime, this.store, recorder, () => journal.sessionId, warn),
-      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd, options.toolGuard ?? this.toolGate.check, options.checkpoints),
+      tools: new ToolRunner(this.store, recorder, new PiAiLoader(), options.cwd, options.toolGuard ?? this.toolGate.check, options.checkpoints, this.sandbox),
       compactor: this.compactor,
       retry: new RetryPolicy({ ...DEFAULT_RETRY, ...options.retry }),
       systemPrompt: options.systemPrompt,
@@ -363,6 +370,7 @@ export class AgentSession implements SessionPort {
   async dispose(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.unobserveSandbox();
     await this.interrupt("disconnect");
     this.releaseIdleWaiters(this.store.setActivity({ type: "disposed" }));
     await this.store.bus.whenDrained();

@@ -1,5 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ToolDeclaration } from "./tool-declaration.js";
+import type { ToolSandbox } from "../sandbox/sandbox-control.js";
 
 /** What a tool returns (and streams as partial results while it runs). */
 export interface AgentToolResult {
@@ -17,6 +18,8 @@ export interface AgentToolContext {
   onUpdate(partial: AgentToolResult): void;
   /** The model the run is using, when there is one: what it accepts (`input`) decides, say, whether `read` returns images. */
   model?: { provider: string; id: string; input: readonly ("text" | "image")[] };
+  /** Where a tool that starts processes must start them (docs/sandbox.md): it wraps their argv. */
+  sandbox?: ToolSandbox;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SandboxControl } from "../sandbox/sandbox-control.js";
 import { randomUUID } from "node:crypto";
 import { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
@@ -39,6 +40,8 @@ export interface ChildSessionFactoryOptions {
   compaction?: Partial<CompactionSettings>;
   /** The parent session's tool-call gate: children's calls pass the same hooks and policy. */
   toolGuard?: ToolCallGuard;
+  /** The parent session's sandbox: children's commands run in the same one. */
+  sandbox?: SandboxControl;
   /**
    * What every child's prompt gets after its profile's own: the parent session's environment and
    * project-context sections (docs/context.md), read when the child is created.
@@ -77,6 +80,7 @@ export class ChildSessionFactory {
       retry,
       compaction,
       toolGuard: toolGuard && ((call, validate, signal) => toolGuard(delegation ? { ...call, delegation } : call, validate, signal)),
+      ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
     });
     let closed: Promise<void> | undefined;
     const close = () =>

@@ -16,8 +16,7 @@ import type {
   RetryState,
   SessionState,
   ThinkingLevel,
-  WorkPlan,
-} from "../wire/session-types.js";
+  WorkPlan, SandboxState } from "../wire/session-types.js";
 
 type WaitingRetry = Extract<RetryState, { type: "waiting" }>;
 type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];
@@ -40,6 +39,7 @@ export class SessionStateStore {
   private compactionValue: CompactionState = { type: "idle" };
   private retryValue: RetryState = { type: "idle" };
   private permissions: PermissionRequest[] = [];
+  private sandboxValue: SandboxState = { mode: "off", network: true, writableRoots: [], support: { status: "unchecked" } };
   /** Context tokens reported by the newest successful reply since the last compaction. */
   private usageTokens: number | undefined;
 
@@ -73,6 +73,12 @@ export class SessionStateStore {
       this.usageTokens = undefined;
       for (const entry of this.journal.pathEntries()) this.trackUsage(entry);
     }, event);
+  }
+
+  /** The sandbox as the state shows it (SandboxControl keeps it current); no event: clients read it from the state. */
+  setSandbox(state: SandboxState): void {
+    this.sandboxValue = structuredClone(state);
+    this.version++;
   }
 
   get activity(): Activity {
@@ -252,6 +258,7 @@ export class SessionStateStore {
       retry: { ...this.retryValue },
       contextUsage: this.contextUsage(),
       permissionRequests: structuredClone(this.permissions),
+      sandbox: structuredClone(this.sandboxValue),
     };
     deepFreeze(state);
     this.cached = { version: this.version, messageCount, state };

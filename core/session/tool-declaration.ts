@@ -43,6 +43,8 @@ export interface ToolDeclaration {
   describe?(args: Record<string, unknown>, cwd: string): ToolCallDescription;
   /** For `edit` tools: the change the call would make, by the same code that makes it. */
   preview?(args: Record<string, unknown>, cwd: string): Promise<ToolEditPreview[]>;
+  /** One line of advice the system prompt's guidelines carry while the tool is offered. */
+  guideline?: string;
   /** For `edit` tools: the change as the arguments alone say it (a transcript replayed without the files' old content). */
   argumentChanges?(args: Record<string, unknown>, cwd: string): ToolArgumentChange[];
 }

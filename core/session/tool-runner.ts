@@ -6,6 +6,7 @@ import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agen
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
+import type { ToolSandbox } from "../sandbox/sandbox-control.js";
 import { callInfo, declarationOf, describeCall } from "./tool-declaration.js";
 
 interface Outcome {
@@ -31,6 +32,7 @@ export class ToolRunner {
     private readonly cwd: string,
     private readonly guard: ToolCallGuard,
     private readonly checkpoints?: FileCheckpoints,
+    private readonly sandbox?: ToolSandbox,
   ) {}
 
   async run(calls: PiAi.ToolCall[], tools: ReadonlyMap<string, AgentTool>, signal: AbortSignal): Promise<PiAi.ToolResultMessage[]> {
@@ -99,6 +101,7 @@ export class ToolRunner {
     const context = {
       signal,
       cwd: this.cwd,
+      ...(this.sandbox ? { sandbox: this.sandbox } : {}),
       model: model ? { provider: model.descriptor.provider, id: model.descriptor.id, input: [...model.descriptor.input] } : undefined,
       onUpdate: (partialResult: AgentToolResult): void => {
         // An update after the result would arrive behind tool_execution_end: drop it.

@@ -95,6 +95,27 @@ export interface ToolCallInfo {
   locations: { path: string; line?: number }[];
 }
 
+/** Where `bash` runs (docs/sandbox.md): modes named once, here. */
+export type SandboxMode = "read-only" | "workspace-write" | "off";
+/** From the strictest to the loosest: an untrusted project may only move left. */
+export const SANDBOX_MODES: readonly SandboxMode[] = ["read-only", "workspace-write", "off"];
+
+/** Whether the sandbox can start on this machine: checked once, after `ready`. */
+export type SandboxSupport =
+  | { status: "unchecked" }
+  | { status: "available"; base: "bubblewrap" }
+  | { status: "unavailable"; reason: string; fix: string };
+
+/** The sandbox as `ready.state` and `session.get_state` show it. */
+export interface SandboxState {
+  mode: SandboxMode;
+  /** Network inside the sandbox (with the sandbox `off`, commands reach whatever the user can). */
+  network: boolean;
+  /** Directories writable in `workspace-write` besides the cwd and a private tmp. */
+  writableRoots: string[];
+  support: SandboxSupport;
+}
+
 /** A policy rule as the `permission.*` family and settings.json spell it (docs/permissions.md). */
 export interface PermissionRule {
   action: PermissionAction;
@@ -160,6 +181,8 @@ export interface SessionState {
   permissionRequests: PermissionRequest[];
   /** Present once a budget is set (docs/headless.md, "Budgets"). */
   budget?: BudgetReport;
+  /** Where `bash` runs (docs/sandbox.md). */
+  sandbox: SandboxState;
 }
 
 export interface PromptInput {

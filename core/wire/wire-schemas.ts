@@ -1,4 +1,4 @@
-import { THINKING_LEVELS, TOOL_CALL_KINDS, TOOL_EFFECTS } from "./session-types.js";
+import { SANDBOX_MODES, THINKING_LEVELS, TOOL_CALL_KINDS, TOOL_EFFECTS } from "./session-types.js";
 import { anyValue, arrayOf, bool, closed, count, described, literal, oneOf, ref, str, type JsonSchema } from "./json-schema.js";
 import { WORK_PLAN_STEP_SCHEMA } from "./work-plan-step.js";
 import { BUDGET_NAMES } from "./budget-types.js";
@@ -159,8 +159,22 @@ export const WIRE_DEFS: { readonly [K in Exclude<keyof WireTypes, "Message" | "J
     },
     contextUsage: ref("ContextUsage"),
     permissionRequests: arrayOf(ref("PermissionRequest")),
+    sandbox: ref("SandboxState"),
     budget: ref("BudgetReport"),
   }, ["budget"]),
+  SandboxState: described(
+    "Where bash runs (docs/sandbox.md); `support` says, before the first call, whether the sandbox can start here.",
+    closed({
+      mode: literal(...SANDBOX_MODES),
+      network: bool,
+      writableRoots: arrayOf(str),
+      support: oneOf(
+        closed({ status: literal("unchecked") }),
+        closed({ status: literal("available"), base: literal("bubblewrap") }),
+        closed({ status: literal("unavailable"), reason: str, fix: str }),
+      ),
+    }),
+  ),
   ContextUsage: {
     oneOf: [
       closed({ type: { const: "unavailable" }, reason: { enum: ["no_model", "no_usage"] } }),

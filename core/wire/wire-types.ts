@@ -3,6 +3,7 @@ import type {
   CatalogModel,
   CompletionEvidence,
   ContextUsage,
+  SandboxState,
   DecidingRule,
   DelegationOrigin,
   Delivery,
@@ -42,6 +43,7 @@ export interface WireTypes {
   WorkPlan: WorkPlan;
   SessionState: SessionState;
   ContextUsage: ContextUsage;
+  SandboxState: SandboxState;
   CompletionEvidence: CompletionEvidence;
   MessageItem: { index: number } & Record<string, unknown>;
   OperationOutcome: OperationOutcome;

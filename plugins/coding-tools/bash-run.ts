@@ -6,7 +6,8 @@ import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { parentDeathPrefix, ProcessGroup } from "../shared/process-group.js";
 
 export interface BashRunOptions {
-  command: string;
+  /** What to run: `bash -c COMMAND`, wrapped in the sandbox when it is on. */
+  argv: readonly string[];
   cwd: string;
   timeoutMs: number;
   signal: AbortSignal;
@@ -54,9 +55,9 @@ export class BashRun {
   }
 
   private start(): void {
-    const { command, cwd, timeoutMs, signal } = this.options;
+    const { argv, cwd, timeoutMs, signal } = this.options;
     // Where util-linux allows it, the shell dies with Zi even when Zi is SIGKILLed (docs/protocol.md, Lifecycle).
-    const [file, ...args] = [...parentDeathPrefix(), "bash", "-c", command];
+    const [file, ...args] = [...parentDeathPrefix(), ...argv];
     const child = spawn(file!, args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
     this.child = child;
     child.once("error", (error) => this.finish(error));

@@ -59,7 +59,9 @@ export class BashTool implements AgentTool {
     if (!cwdStats?.isDirectory()) throw new Error(`bash: the working directory ${context.cwd} does not exist.`);
 
     const output = new BashOutputCollector(this.logDir, maxOutputLines, maxOutputBytes);
-    const exit = await new BashRun({ command, cwd: context.cwd, timeoutMs, signal: context.signal, output, onUpdate: context.onUpdate }).run();
+    // Wrapped in the session's sandbox (docs/sandbox.md); a sandbox that cannot start throws, naming cause and fix, and nothing runs.
+    const argv = context.sandbox ? await context.sandbox.command(["bash", "-c", command], context.cwd) : ["bash", "-c", command];
+    const exit = await new BashRun({ argv, cwd: context.cwd, timeoutMs, signal: context.signal, output, onUpdate: context.onUpdate }).run();
     const collected = await output.close();
     return BashTool.result(exit, collected, timeoutMs);
   }

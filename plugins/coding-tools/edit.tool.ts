@@ -63,6 +63,7 @@ export class EditTool implements AgentTool {
 
   readonly declaration: ToolDeclaration = {
     effect: "edit",
+    guideline: "Use edit for changes to existing files: the old text must match the file exactly.",
     describe: (args, cwd) => {
       const path = declaredString(args, "path") ?? "";
       return { title: `Edit ${path}`, paths: [toolCallPath(cwd, path)] };

@@ -35,6 +35,7 @@ export class WriteTool implements AgentTool {
 
   readonly declaration: ToolDeclaration = {
     effect: "edit",
+    guideline: "Use write only for new files or complete rewrites; prefer an edit for a change to part of a file.",
     describe: (args, cwd) => {
       const path = declaredString(args, "path") ?? "";
       return { title: `Write ${path}`, paths: [toolCallPath(cwd, path)] };

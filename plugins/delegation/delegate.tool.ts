@@ -45,7 +45,12 @@ export class DelegateTool implements AgentTool {
    */
   readonly abortGraceMs = MAX_ABORT_GRACE_MS;
   /** Its children's calls pass the gate themselves; the delegation itself only plans. */
-  readonly declaration: ToolDeclaration = { effect: "other", display: "think", describe: () => ({ title: "Delegate to subagents", paths: [] }) };
+  readonly declaration: ToolDeclaration = {
+    effect: "other",
+    display: "think",
+    guideline: "Hand self-contained subtasks to specialised agents with delegate when that keeps your own context focused.",
+    describe: () => ({ title: "Delegate to subagents", paths: [] }),
+  };
   private readonly maxTasks: number;
   private readonly maxConcurrent: number;
 

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { MCP_LIMITS } from "./mcp-limits.js";
+import { SANDBOX_MODES, type SandboxMode } from "../../core/wire/session-types.js";
 
 /** Where a server's configuration came from: `ZI_HOME/mcp.json`, the project's `.zi/mcp.json`, or `mcp.add`. */
 export type McpServerSource = "global" | "project" | "runtime";
@@ -20,11 +21,13 @@ export interface McpServerConfig {
   promptWaitMs: number;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** A stdio server run in the bash sandbox in this mode (docs/sandbox.md); absent: as the user. */
+  sandbox?: SandboxMode;
 }
 
 export type McpServerEntry = { config: McpServerConfig } | { name: string; source: McpServerSource; transport: McpServerConfig["transport"]; problem: string };
 
-const KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "disabled", "promptWaitMs", "startupTimeoutMs", "toolTimeoutMs"]);
+const KEYS = new Set(["command", "args", "env", "cwd", "url", "headers", "type", "disabled", "promptWaitMs", "startupTimeoutMs", "toolTimeoutMs", "sandbox"]);
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 class ConfigProblem extends Error {}
@@ -79,7 +82,7 @@ export class McpServerConfigParser {
       throw new ConfigProblem(`type "${String(raw.type)}" is not supported (stdio or http)`);
     }
     if (hasUrl) {
-      for (const key of ["args", "env", "cwd"]) if (raw[key] !== undefined) throw new ConfigProblem(`"${key}" is for stdio servers`);
+      for (const key of ["args", "env", "cwd", "sandbox"]) if (raw[key] !== undefined) throw new ConfigProblem(`"${key}" is for stdio servers`);
       const url = this.string(raw.url, "url");
       let parsed: URL;
       try {
@@ -91,6 +94,7 @@ export class McpServerConfigParser {
       return { ...common, transport: "http", url, args: [], env: {}, headers: this.expandedMap(raw.headers, "headers") };
     }
     if (raw.headers !== undefined) throw new ConfigProblem('"headers" is for HTTP servers');
+    if (raw.sandbox !== undefined && !SANDBOX_MODES.includes(raw.sandbox as SandboxMode)) throw new ConfigProblem(`sandbox must be ${SANDBOX_MODES.join(", ")}`);
     const command = this.string(raw.command, "command");
     if (command === "") throw new ConfigProblem("command is empty");
     const args = raw.args === undefined ? [] : raw.args;
@@ -104,6 +108,7 @@ export class McpServerConfigParser {
       env: this.expandedMap(raw.env, "env"),
       cwd: cwd === undefined ? undefined : isAbsolute(cwd) ? cwd : resolve(this.cwd, cwd),
       headers: {},
+      ...(raw.sandbox === undefined || raw.sandbox === "off" ? {} : { sandbox: raw.sandbox as SandboxMode }),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { SandboxMode } from "../../core/wire/session-types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -12,6 +13,8 @@ export interface McpConnectionHooks {
   /** A line of the server's stderr. */
   logLine(server: string, line: string): void;
   redact(text: string): string;
+  /** A stdio server's argv in the session's sandbox, in the mode its config names; throws naming cause and fix. */
+  sandboxed(mode: SandboxMode, argv: readonly string[], cwd: string): Promise<string[]>;
 }
 
 export interface McpCallOptions {
@@ -153,9 +156,10 @@ export class McpServerConnection {
       return new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers } });
     }
     const { ProcessStdioTransport } = await import("./process-stdio-transport.js");
+    const [command, ...args] = config.sandbox ? await this.hooks.sandboxed(config.sandbox, [config.command!, ...config.args], config.cwd ?? process.cwd()) : [config.command!, ...config.args];
     return new ProcessStdioTransport({
-      command: config.command!,
-      args: config.args,
+      command: command!,
+      args,
       env: config.env,
       cwd: config.cwd,
       logLine: (line) => this.hooks.logLine(this.name, line),

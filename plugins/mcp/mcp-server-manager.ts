@@ -100,6 +100,10 @@ export class McpServerManager implements McpPort {
       changed: (changed) => this.changed(changed),
       logLine: (name, line) => process.stderr.write(`[mcp ${name}] ${line}\n`),
       redact: (text) => this.redact(text),
+      sandboxed: async (mode, argv, cwd) => {
+        if (!this.services) throw new Error("the sandbox is not available to this MCP plugin");
+        return this.services.session.sandbox.commandIn(mode, argv, cwd);
+      },
     });
     this.servers.set(config.name, server);
     void server.start();

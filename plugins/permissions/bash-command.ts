@@ -1,167 +1,153 @@
-import { parse, quote } from "shell-quote";
+import { quote } from "shell-quote";
+import { scanCommandLine } from "./shell-scanner.js";
 
 /** One simple command of a shell command line, as a rule sees it. */
 export interface CommandPart {
-  /** Its words, quotes removed, variables left as written (`$HOME`); a substitution is `$(…)`. */
+  /** Its words, quotes removed, as the strict scanner read them. */
   tokens: string[];
   /**
-   * True when the part writes a file through a redirection (`>`, `>>`, `&>`, … to anything but
-   * /dev/null) or feeds a here-document: a command-prefix rule never allows it.
+   * True unless the scanner understood the whole part exactly as bash runs it and it runs no other
+   * command through a wrapper: an `allow` rule never matches an opaque part (it asks).
    */
   opaque: boolean;
+  /**
+   * Every command the part may run, as far as unwrapping finds (`env rm` → `rm`, `bash -c 'rm x'`
+   * → `rm x`, `find -exec rm`, `find -delete` → `rm`, `/bin/rm` → `rm`): what `deny` rules match.
+   */
+  runs: string[][];
 }
-
-type Token = ReturnType<typeof parse>[number];
-
-const CONTROL = new Set(["&&", "||", ";", ";;", "|", "|&", "&"]);
-const OPENERS = new Set(["(", "<(", ">("]);
-const WRITES = new Set([">", ">>", ">|", "&>", "&>>"]);
-const HARMLESS_TARGET = /^(\/dev\/null|\d+|-)$/;
 
 /**
- * Newlines end commands (`a\nb` is `a; b`), but shell-quote reads them as spaces: outside quotes
- * they become `;` first, so a second line can never hide behind the first one's prefix.
+ * Commands that run another command given in their arguments. An allow rule never sees through them
+ * (the part asks); deny rules match the command they run. Each entry: the options that take a value.
  */
-function separateLines(command: string): string {
-  let out = "";
-  let quoteChar: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === "\\" && quoteChar !== "'") {
-      out += c + (command[i + 1] ?? "");
-      i++;
-      continue;
-    }
-    if (quoteChar) {
-      if (c === quoteChar) quoteChar = undefined;
-    } else if (c === "'" || c === '"') quoteChar = c;
-    else if (c === "\n" || c === "\r") {
-      out += " ; ";
-      continue;
-    }
-    out += c;
+const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["env", new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"])],
+  ["command", new Set<string>()],
+  ["exec", new Set(["-a"])],
+  ["nice", new Set(["-n", "--adjustment"])],
+  ["nohup", new Set<string>()],
+  ["timeout", new Set(["-s", "--signal", "-k", "--kill-after"])],
+  ["time", new Set(["-f", "--format", "-o", "--output"])],
+  ["sudo", new Set(["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-r", "--role", "-t", "--type", "-U", "--other-user", "-D", "--chdir", "-T", "--command-timeout"])],
+  ["doas", new Set(["-u", "-C"])],
+  ["xargs", new Set(["-a", "--arg-file", "-d", "--delimiter", "-E", "-e", "--eof", "-I", "-i", "--replace", "-L", "-l", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"])],
+  ["setsid", new Set<string>()],
+  ["stdbuf", new Set(["-i", "-o", "-e", "--input", "--output", "--error"])],
+  ["ionice", new Set(["-c", "--class", "-n", "--classdata", "-p", "--pid"])],
+  ["chrt", new Set<string>()],
+  ["taskset", new Set<string>()],
+  ["flock", new Set(["-w", "--timeout", "-E", "--conflict-exit-code"])],
+  ["watch", new Set(["-n", "--interval", "-d"])],
+  ["strace", new Set(["-o", "-e", "-p", "-s", "-u"])],
+  ["unbuffer", new Set<string>()],
+  ["busybox", new Set<string>()],
+]);
+/** Shells and `eval`: the command text they are given is a command line of its own. */
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish"]);
+/** `find` actions that run a command or delete: the part asks, and deny rules see the command (`-delete` is `rm`). */
+const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+const MAX_DEPTH = 8;
+
+/** The command word as deny rules compare it: no directory (`/bin/rm` is `rm`). */
+const commandName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
+
+/** The words after a wrapper's own options and arguments (and `NAME=value` for env), or undefined when there is nothing to run. */
+function afterWrapper(name: string, words: string[]): string[] | undefined {
+  const valued = WRAPPERS.get(name)!;
+  let i = 1;
+  if (name === "timeout" || name === "chrt" || name === "taskset") {
+    // Options, then one positional (the duration, priority or mask) before the command.
+    while (i < words.length && words[i]!.startsWith("-")) i += valued.has(words[i]!) ? 2 : 1;
+    i++;
+  } else if (name === "flock") {
+    while (i < words.length && words[i]!.startsWith("-")) i += valued.has(words[i]!) ? 2 : 1;
+    i++;
+    if (words[i] === "-c") return words.slice(i + 1);
   }
-  return out;
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "--") {
+      i++;
+      break;
+    }
+    if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+    if (name === "nice" && /^-\d+$/.test(word)) continue;
+    if (!word.startsWith("-") || word === "-") break;
+    if (valued.has(word)) i++;
+  }
+  const rest = words.slice(i);
+  return rest.length === 0 ? undefined : rest;
 }
 
-/** The commands a word runs when the shell expands it: `$(…)` and backquotes, even inside double quotes. */
-function substitutions(word: string): string[] {
-  const found: string[] = [];
-  for (let i = 0; i < word.length; i++) {
-    if (word[i] === "$" && word[i + 1] === "(") {
-      let depth = 0;
-      let j = i + 1;
-      for (; j < word.length; j++) {
-        if (word[j] === "(") depth++;
-        else if (word[j] === ")" && --depth === 0) break;
+/** What deny rules see in one simple command's words: the command itself and everything it runs, unwrapped. */
+function runsOf(words: string[], depth: number): string[][] {
+  if (words.length === 0) return [];
+  const name = commandName(words[0]!);
+  const found: string[][] = [[name, ...words.slice(1)]];
+  if (depth >= MAX_DEPTH) return found;
+  if (WRAPPERS.has(name)) {
+    if (name === "env") {
+      const split = words.findIndex((word) => word === "-S" || word === "--split-string");
+      if (split >= 0 && words[split + 1] !== undefined) found.push(...lineRuns(words[split + 1]!, depth + 1));
+    }
+    const inner = afterWrapper(name, words);
+    if (inner) found.push(...runsOf(inner, depth + 1));
+  } else if (SHELLS.has(name)) {
+    const flag = words.findIndex((word, index) => index > 0 && /^-[a-z]*c[a-z]*$/.test(word));
+    if (flag >= 0 && words[flag + 1] !== undefined) found.push(...lineRuns(words[flag + 1]!, depth + 1));
+  } else if (name === "eval") {
+    found.push(...lineRuns(words.slice(1).join(" "), depth + 1));
+  } else if (name === "find") {
+    for (let i = 1; i < words.length; i++) {
+      if (words[i] === "-delete") found.push(["rm", ...words.slice(1)]);
+      if (FIND_EXEC.has(words[i]!)) {
+        const end = words.findIndex((word, index) => index > i && (word === ";" || word === "+"));
+        const inner = words.slice(i + 1, end < 0 ? undefined : end);
+        found.push(...runsOf(inner, depth + 1));
+        if (end > 0) i = end;
       }
-      found.push(word.slice(i + 2, j));
-      i = j;
-    } else if (word[i] === "`") {
-      const end = word.indexOf("`", i + 1);
-      found.push(word.slice(i + 1, end < 0 ? undefined : end));
-      i = end < 0 ? word.length : end;
     }
   }
   return found;
 }
 
+/** Every command a nested command line runs, for deny rules. */
+function lineRuns(line: string, depth: number): string[][] {
+  return scanCommandLine(line).flatMap((command) => runsOf(command.words, depth));
+}
+
+/** True when a part hands a command to something else to run (a wrapper, a shell, `find -exec`/`-delete`). */
+function runsAnother(words: string[]): boolean {
+  const name = commandName(words[0] ?? "");
+  if (WRAPPERS.has(name) || SHELLS.has(name) || name === "eval") return true;
+  return name === "find" && words.some((word) => word === "-delete" || FIND_EXEC.has(word));
+}
+
 /**
- * Splits a shell command line into its simple commands with shell-quote: the parts of `&&`, `||`,
- * `;`, `|`, `&` lists and pipelines, of subshells `( … )`, of command substitutions `$( … )` and
- * backquotes (also inside double quotes) and of process substitutions `<( … )`. Parts with no words are
- * dropped. A command is allowed only if every part is, so nothing can ride along behind an allowed prefix.
+ * Splits a shell command line into its simple commands with the strict scanner (shell-scanner.ts):
+ * the parts of lists and pipelines, each line, and the commands of substitutions. A part is exact only
+ * when bash would run exactly those words and nothing else; everything else is opaque, so an allow
+ * rule never lets it run unasked. A command is allowed only if every part is.
  */
 export function commandParts(command: string): CommandPart[] {
-  const parts: CommandPart[] = [];
-  const walk = (line: string, depth: number): void => {
-    let tokens: Token[];
-    try {
-      tokens = parse(separateLines(line), (name) => `$${name}`);
-    } catch {
-      parts.push({ tokens: [line], opaque: true });
-      return;
-    }
-    const stack: CommandPart[] = [{ tokens: [], opaque: false }];
-    const finish = (): void => {
-      const part = stack.pop()!;
-      if (part.tokens.length > 0) parts.push(part);
-    };
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i]!;
-      const current = stack[stack.length - 1]!;
-      if (typeof token === "string") {
-        current.tokens.push(token);
-        // Bounded: a pathological nesting gives up on the inner commands and stays unallowable.
-        for (const inner of substitutions(token)) {
-          if (depth < 8) walk(inner, depth + 1);
-          else current.opaque = true;
-        }
-        continue;
-      }
-      if ("comment" in token) continue;
-      if (!("op" in token)) continue;
-      if (token.op === "glob") {
-        current.tokens.push((token as { pattern: string }).pattern);
-        continue;
-      }
-      const op = token.op as string;
-      if (CONTROL.has(op)) {
-        finish();
-        stack.push({ tokens: [], opaque: false });
-      } else if (OPENERS.has(op)) {
-        // `$(` arrives as a `$` word and a `(`: the outer part keeps one placeholder word; a plain
-        // subshell `( … )` adds nothing to the part around it.
-        if (op !== "(") current.tokens.push(`${op}…)`);
-        else if (current.tokens.at(-1) === "$") current.tokens.splice(-1, 1, "$(…)");
-        stack.push({ tokens: [], opaque: false });
-      } else if (op === ")") {
-        finish();
-        if (stack.length === 0) stack.push({ tokens: [], opaque: false });
-      } else if ((WRITES.has(op) || op === ">&" || op === "<") && /^\d+$/.test(current.tokens.at(-1) ?? "") && current.tokens.length > 1) {
-        // `2>&1`: shell-quote splits the descriptor off as a word; it is part of the redirection.
-        current.tokens.pop();
-        i--;
-      } else if (WRITES.has(op)) {
-        const target = tokens[i + 1];
-        if (typeof target !== "string" || !HARMLESS_TARGET.test(target)) current.opaque = true;
-        if (typeof target === "string") i++;
-      } else if (op === ">&") {
-        const target = tokens[i + 1];
-        if (typeof target !== "string" || !HARMLESS_TARGET.test(target)) current.opaque = true;
-        if (typeof target === "string") i++;
-      } else if (op === "<<" || op === "<<<") {
-        current.opaque = true;
-      } else if (op === "<") {
-        if (typeof tokens[i + 1] === "string") i++;
-      } else {
-        current.opaque = true;
-      }
-    }
-    while (stack.length > 0) finish();
-  };
-  walk(command, 0);
-  return parts;
+  return scanCommandLine(command).map((scanned) => ({
+    tokens: scanned.words,
+    opaque: !scanned.exact || runsAnother(scanned.words),
+    runs: runsOf(scanned.words, 0),
+  }));
 }
 
-/** The words of a rule's `command`, or why it is not one simple command. */
+/** The words of a rule's `command`, or why it is not one simple command a rule can hold. */
 export function ruleCommandTokens(command: string): string[] | string {
-  const parts = commandParts(command);
+  const parts = scanCommandLine(command);
   if (parts.length !== 1) return "command must be one simple command (no `;`, `&&`, `|`, subshells or substitutions)";
   const [part] = parts;
-  if (part!.opaque || part!.tokens.some((token) => token.includes("$(") || token.includes("`"))) {
-    return "command must be one simple command (no redirections or substitutions)";
-  }
-  return part!.tokens;
-}
-
-/** True when `part` starts with `prefix`, word for word. */
-export function startsWithWords(part: CommandPart, prefix: readonly string[]): boolean {
-  if (part.opaque || prefix.length === 0 || part.tokens.length < prefix.length) return false;
-  return prefix.every((word, index) => part.tokens[index] === word);
+  if (!part!.exact) return `command must be one simple command of plain words (${part!.doubt})`;
+  return part!.words;
 }
 
 /** A part written back as a command a rule can hold (quoted where needed). */
-export function partCommand(part: CommandPart): string {
+export function partCommand(part: Pick<CommandPart, "tokens">): string {
   return quote(part.tokens);
 }

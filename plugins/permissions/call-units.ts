@@ -27,26 +27,19 @@ export function callUnits(toolName: string, effect: ToolEffect, description: Too
   const tool = toolName;
   if (description.command !== undefined) {
     const parts = commandParts(description.command);
-    if (parts.length === 0) return [{ kind: "command", tool, effect, tokens: [], opaque: false }];
-    return parts.map((part) => ({ kind: "command", tool, effect, tokens: part.tokens, opaque: part.opaque }));
+    if (parts.length === 0) return [{ kind: "command", tool, effect, tokens: [], opaque: false, runs: [] }];
+    return parts.map((part) => ({ kind: "command", tool, effect, tokens: part.tokens, opaque: part.opaque, runs: part.runs }));
   }
   if (description.paths.length > 0) return description.paths.map((entry) => ({ kind: "path", tool, effect, ...locate(cwd, entry.real) }));
   return [{ kind: "tool", tool, effect }];
 }
 
-const firstSubstitution = (tokens: string[]): number => {
-  const index = tokens.findIndex((token) => token.includes("$(") || token.includes("`") || /^[<>]\(…\)$/.test(token));
-  return index < 0 ? tokens.length : index;
-};
-
 /** The session rule `allow_always` adds for one unit: the same tool, command or path. */
 export function alwaysRule(unit: CallUnit): PermissionRule | undefined {
   switch (unit.kind) {
     case "command": {
-      // A redirection or here-document cannot be held by a command rule (they never match one); a
-      // substitution's words end the prefix (its own commands are parts of their own).
-      const words = unit.tokens.slice(0, firstSubstitution(unit.tokens));
-      return unit.opaque || words.length === 0 ? undefined : { action: "allow", tool: literalGlob(unit.tool), command: partCommand({ tokens: words, opaque: false }) };
+      // Only a part read exactly can be held by a rule: an opaque one asks again next time.
+      return unit.opaque || unit.tokens.length === 0 ? undefined : { action: "allow", tool: literalGlob(unit.tool), command: partCommand(unit) };
     }
     case "path":
       return { action: "allow", tool: literalGlob(unit.tool), path: unit.relative === undefined ? literalGlob(unit.absolute) : literalGlob(unit.relative) };

@@ -4,7 +4,7 @@ import { RpcError } from "../../core/kernel/rpc-error.js";
 import type { ApprovalAnswer } from "../../core/session/tool-approvals.js";
 import type { GateResult, HookVerdict, ToolCallCheck, ToolPolicy } from "../../core/session/tool-call-gate.js";
 import { declarationOf, describeCall } from "../../core/session/tool-declaration.js";
-import type { DecidingRule, PermissionDecision, PermissionRequest, PermissionRule, PermissionSummary } from "../../core/wire/session-types.js";
+import type { DecidingRule, PermissionDecision, PermissionRequest, PermissionRule, PermissionSummary, SandboxState } from "../../core/wire/session-types.js";
 import { boundedArgs, summarize } from "./call-summary.js";
 import { alwaysRule, callUnits } from "./call-units.js";
 import { type EffectivePolicy, PermissionPolicy, type PolicyLayer } from "./permission-policy.js";
@@ -55,6 +55,12 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     this.journal({ kind: "policy", policy });
     this.reevaluate();
     return policy;
+  }
+
+  setSandbox(layer: Parameters<PermissionPort["setSandbox"]>[0]): SandboxState {
+    const sandbox = this.session().sandbox.set(layer);
+    this.journal({ kind: "sandbox", sandbox: { mode: sandbox.mode, network: sandbox.network, writableRoots: sandbox.writableRoots } });
+    return sandbox;
   }
 
   list(): PermissionRequest[] {

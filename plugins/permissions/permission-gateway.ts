@@ -1,5 +1,5 @@
 import { RpcError } from "../../core/kernel/rpc-error.js";
-import type { PermissionDecision, PermissionRequest } from "../../core/wire/session-types.js";
+import type { PermissionDecision, PermissionRequest, SandboxState } from "../../core/wire/session-types.js";
 import type { EffectivePolicy, PolicyLayer } from "./permission-policy.js";
 import type { PermissionPort } from "./permission.port.js";
 
@@ -25,6 +25,10 @@ export class PermissionGateway implements PermissionPort {
 
   resolve(requestId: string, decision: PermissionDecision, message?: string): void {
     this.attached().resolve(requestId, decision, message);
+  }
+
+  setSandbox(layer: Parameters<PermissionPort["setSandbox"]>[0]): SandboxState {
+    return this.attached().setSandbox(layer);
   }
 
   private attached(): PermissionPort {

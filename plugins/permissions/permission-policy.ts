@@ -108,7 +108,13 @@ export class PermissionPolicy {
     const all = [...this.settingsRules, ...this.runtimeRules, ...this.sessionRules];
     const first = (action: PermissionAction, entries: Entry[] = all) => entries.find((entry) => entry.compiled.rule.action === action && entry.compiled.matches(unit));
     const found = first("deny") ?? first("allow", this.sessionRules) ?? first("ask") ?? first("allow");
-    if (found) return { action: found.compiled.rule.action, rule: { ...found.sourced } };
-    return { action: this.default, rule: { action: this.default, source: "default" } };
+    const decided: Omit<Evaluation, "asking"> = found ? { action: found.compiled.rule.action, rule: { ...found.sourced } } : { action: this.default, rule: { action: this.default, source: "default" } };
+    // A part not read exactly may run a command a deny or ask rule names without the unwrapping finding
+    // it (`$x file`): while such rules exist, it is never allowed unasked, whatever else allows it.
+    if (decided.action === "allow" && unit.kind === "command" && unit.opaque) {
+      const guard = all.find((entry) => entry.compiled.rule.action !== "allow" && entry.compiled.rule.command !== undefined && (!entry.compiled.rule.tool || entry.compiled.matchesTool(unit.tool)));
+      if (guard) return { action: "ask", rule: { ...guard.sourced } };
+    }
+    return decided;
   }
 }

@@ -9,7 +9,7 @@ import type { ToolEffect } from "../../core/wire/session-types.js";
  */
 export type CallUnit =
   | { kind: "tool"; tool: string; effect: ToolEffect }
-  | { kind: "command"; tool: string; effect: ToolEffect; tokens: string[]; opaque: boolean }
+  | { kind: "command"; tool: string; effect: ToolEffect; tokens: string[]; opaque: boolean; runs: string[][] }
   | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string };
 
 /** A rule checked and compiled once: its matchers are built when it enters a policy. */
@@ -28,6 +28,10 @@ export class CompiledRule {
     this.path = rule.path === undefined ? undefined : picomatch(rule.path, { dot: true });
   }
 
+  matchesTool(name: string): boolean {
+    return !this.tool || this.tool(name);
+  }
+
   matches(unit: CallUnit): boolean {
     const { rule } = this;
     if (this.tool && !this.tool(unit.tool)) return false;
@@ -36,8 +40,15 @@ export class CompiledRule {
     if (rule.effect !== undefined && unit.effect !== rule.effect) return false;
     if (this.command === null) return false;
     if (this.command) {
-      if (unit.kind !== "command" || unit.opaque) return false;
-      if (unit.tokens.length < this.command.length || !this.command.every((word, index) => unit.tokens[index] === word)) return false;
+      if (unit.kind !== "command") return false;
+      // An allow rule holds only what bash runs exactly as read; deny and ask rules match whatever
+      // the unwrapping finds (`env rm`, `/bin/rm`, `bash -c 'rm …'`, `find -delete`).
+      if (rule.action === "allow") {
+        if (unit.opaque || !startsWith(unit.tokens, this.command)) return false;
+      } else {
+        const prefix = [commandName(this.command[0]!), ...this.command.slice(1)];
+        if (!unit.runs.some((words) => startsWith(words, prefix))) return false;
+      }
     }
     if (this.path || rule.outsideCwd) {
       if (unit.kind !== "path") return false;
@@ -50,6 +61,9 @@ export class CompiledRule {
     return true;
   }
 }
+
+const startsWith = (words: readonly string[], prefix: readonly string[]): boolean => words.length >= prefix.length && prefix.every((word, index) => words[index] === word);
+const commandName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
 
 /** A literal name or path as a glob that matches exactly it. */
 export function literalGlob(text: string): string {

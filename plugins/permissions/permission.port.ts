@@ -1,4 +1,4 @@
-import type { PermissionDecision, PermissionRequest } from "../../core/wire/session-types.js";
+import type { PermissionDecision, PermissionRequest, SandboxMode, SandboxState } from "../../core/wire/session-types.js";
 import type { EffectivePolicy, PolicyLayer } from "./permission-policy.js";
 
 /** Injection token of the `permission.*` family's one dependency, bound by the family's own `register`. */
@@ -11,4 +11,6 @@ export interface PermissionPort {
   list(): PermissionRequest[];
   /** Throws RpcError `not_found` for an unknown or already settled request. */
   resolve(requestId: string, decision: PermissionDecision, message?: string): void;
+  /** Replaces the client's layer of the sandbox (docs/sandbox.md); returns the sandbox now. */
+  setSandbox(layer: { mode: SandboxMode; network?: boolean; writableRoots?: string[] }): SandboxState;
 }

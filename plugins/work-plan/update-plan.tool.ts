@@ -28,7 +28,12 @@ export class UpdatePlanTool implements AgentTool {
     additionalProperties: false,
   };
 
-  readonly declaration: ToolDeclaration = { effect: "other", display: "think", describe: () => ({ title: "Update the plan", paths: [] }) };
+  readonly declaration: ToolDeclaration = {
+    effect: "other",
+    display: "think",
+    guideline: "For a task of several steps, keep a work plan with update_plan and keep it current as you go.",
+    describe: () => ({ title: "Update the plan", paths: [] }),
+  };
 
   constructor(private readonly onPlanUpdate: PlanUpdater) {}
 

@@ -17,4 +17,5 @@ export const SPEC_READY_STATE = {
   contextUsage: { type: "unavailable", reason: "no_model" },
   // Zi's addition to the spec's example: tool calls waiting for a permission decision (docs/permissions.md).
   permissionRequests: [],
+  sandbox: { mode: "off", network: false, writableRoots: [], support: { status: "unchecked" } },
 } as const;

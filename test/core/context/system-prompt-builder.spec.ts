@@ -1,10 +1,18 @@
 import { describe, expect, it } from "@jest/globals";
 import type { LoadedContext } from "../../../core/context/context-types.js";
-import { DEFAULT_IDENTITY, SystemPromptBuilder } from "../../../core/context/system-prompt-builder.js";
+import { DEFAULT_IDENTITY, SystemPromptBuilder, type PromptTool } from "../../../core/context/system-prompt-builder.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { UpdatePlanTool } from "../../../plugins/work-plan/update-plan.tool.js";
 
 const builder = new SystemPromptBuilder();
 const tool = (name: string, description = `${name} things. More detail.`) => ({ name, description });
-const CODING = ["read", "write", "edit", "bash", "ls", "grep", "find", "update_plan"].map((name) => tool(name));
+/** The real built-in tools, whose declarations the guidelines read (delegate's declaration is its own file's; stood in here). */
+const REAL = new Map<string, PromptTool>(
+  [...createCodingTools({ cwd: "/tmp", logDir: "/tmp/zi-prompt-logs" }), new UpdatePlanTool(async () => ({}))].map((one) => [one.name, one]),
+);
+REAL.set("delegate", { name: "delegate", description: "Delegate.", declaration: { effect: "other", guideline: "Hand self-contained subtasks to specialised agents with delegate when that keeps your own context focused." } });
+const real = (...names: string[]) => names.map((name) => REAL.get(name)!);
+const CODING = real("read", "write", "edit", "bash", "ls", "grep", "find", "update_plan");
 
 function context(overrides: Partial<LoadedContext> = {}): LoadedContext {
   return {
@@ -57,20 +65,21 @@ describe("SystemPromptBuilder", () => {
     expect(builder.toolList([])).toBeUndefined();
   });
 
-  it("gives guidelines only about tools that are present", () => {
-    const all = builder.guidelines(new Set(CODING.map((entry) => entry.name)));
-    expect(all).toContain("Prefer grep, find, ls over bash for exploring files");
+  it("gives guidelines only about tools that are present, from their declarations", () => {
+    const all = builder.guidelines(CODING);
+    expect(all).toContain("Prefer read, ls, grep, find over bash for reading and exploring files");
     expect(all).toContain("Read a file before you change it.");
     expect(all).toContain("Use edit for changes");
-    expect(all).toContain("Use write only for new files or complete rewrites.");
+    expect(all).toContain("Use write only for new files or complete rewrites");
     expect(all).toContain("update_plan");
     expect(all).not.toContain("delegate");
-    const bashOnly = builder.guidelines(new Set(["bash"]));
+    const bashOnly = builder.guidelines(real("bash"));
     expect(bashOnly).toContain("Use bash to explore the project (ls, rg, find).");
     expect(bashOnly).not.toMatch(/edit|write|update_plan|grep, find/);
-    const writeOnly = builder.guidelines(new Set(["read", "write"]));
-    expect(writeOnly).toContain("Use write to create or rewrite files.");
-    expect(builder.guidelines(new Set(["delegate"]))).toContain("with delegate");
+    expect(builder.guidelines(real("read", "write"))).toContain("Read a file before you change it.");
+    expect(builder.guidelines(real("delegate"))).toContain("with delegate");
+    // A tool that declares nothing adds no advice and counts as neither reader nor runner.
+    expect(builder.guidelines([tool("mystery")])).not.toMatch(/Prefer|Read a file/);
   });
 
   it("shows each context file under its path, with a visible note when it was clipped or omitted", () => {
@@ -88,18 +97,18 @@ describe("SystemPromptBuilder", () => {
 
   it("lists skills as escaped XML with their SKILL.md path, only when the model can read them", () => {
     const skills = [{ name: "a-b", description: 'Use <x> & "y"', path: "/s/a-b/SKILL.md" }];
-    const section = builder.skills(skills, ["late"], new Set(["read"]))!;
+    const section = builder.skills(skills, ["late"], real("read"))!;
     expect(section).toContain("<name>a-b</name>\n    <description>Use &lt;x&gt; &amp; &quot;y&quot;</description>\n    <location>/s/a-b/SKILL.md</location>");
     expect(section).toContain("[zi: 1 more skill(s) not listed (at most 100 skills and 16 KiB are listed): late]");
-    expect(builder.skills(skills, [], new Set(["bash"]))).toBeDefined();
-    expect(builder.skills(skills, [], new Set(["edit"]))).toBeUndefined();
-    expect(builder.skills([], [], new Set(["read"]))).toBeUndefined();
+    expect(builder.skills(skills, [], real("bash"))).toBeDefined();
+    expect(builder.skills(skills, [], real("edit"))).toBeUndefined();
+    expect(builder.skills([], [], real("read"))).toBeUndefined();
   });
 
   it("bounds the skills block in bytes: 20,000 skills list what fits 16 KiB, and the note counts the rest with a bounded list of names", () => {
     const skills = Array.from({ length: 100 }, (_, i) => ({ name: `skill-${i}`, description: "d".repeat(1000), path: `/s/skill-${i}/SKILL.md` }));
     const omitted = Array.from({ length: 19_900 }, (_, i) => `later-${i}`);
-    const section = builder.skills(skills, omitted, new Set(["read"]))!;
+    const section = builder.skills(skills, omitted, real("read"))!;
     const listed = section.split("<skill>").length - 1;
     expect(listed).toBeGreaterThan(5);
     expect(listed).toBeLessThan(100);

@@ -18,6 +18,7 @@ function host() {
       announce: async () => undefined,
       toolGate: {} as never,
       approvals: {} as never,
+      sandbox: {} as never,
     },
     settings: { getGlobal: () => ({}) as never, getProject: () => ({}) as never },
     tools: { replace: () => [], beforeModelCall: () => () => undefined },

@@ -92,6 +92,7 @@ describe("generateProtocolSchema", () => {
       "permission.list",
       "permission.resolve",
       "permission.set_policy",
+      "permission.set_sandbox",
       "plan.get",
       "plan.replace",
       "session.get_context",

@@ -27,6 +27,7 @@ function portMock(): jest.Mocked<PermissionPort> {
     setPolicy: jest.fn((layer: PolicyLayer) => ({ default: layer.default ?? "allow", rules: layer.rules.map((rule) => ({ ...rule, source: "runtime" as const })) })),
     list: jest.fn(() => []),
     resolve: jest.fn(() => undefined),
+    setSandbox: jest.fn((layer) => ({ mode: layer.mode, network: layer.network ?? false, writableRoots: layer.writableRoots ?? [], support: { status: "unchecked" as const } })),
   };
 }
 
@@ -73,11 +74,12 @@ describe("the policy", () => {
       "cd a",
       "rm -rf b",
       "touch c",
-      "cat $(…)",
+      "cat $(touch c)",
       "npm test",
     ]);
+    expect(commandParts("git status && (cd a; rm -rf b) | cat $(touch c)\nnpm test").map((part) => part.opaque)).toEqual([false, true, true, false, true, false]);
     expect(commandParts("echo x > out.txt")[0]!.opaque).toBe(true);
-    expect(commandParts("ls 2>&1 > /dev/null")[0]).toEqual({ tokens: ["ls"], opaque: false });
+    expect(commandParts("ls 2>&1 > /dev/null")[0]).toEqual({ tokens: ["ls"], opaque: false, runs: [["ls"]] });
   });
 
   it("allows a compound command only if every part is; deny beats session allow beats ask beats allow", () => {

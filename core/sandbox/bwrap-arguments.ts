@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SandboxState } from "../wire/session-types.js";
+
+/** What one sandboxed command may see, beyond the mode: where it runs and what stays read-only inside writable roots. */
+export interface SandboxPlace {
+  cwd: string;
+  /** Directories kept read-only even inside a writable root (the user's settings, ZI_HOME). */
+  protectedPaths: readonly string[];
+}
+
+/** Names inside each writable root that stay read-only: a command must not plant hooks or change Zi's own settings. */
+const PROTECTED_NAMES = [".git", ".zi"];
+
+/**
+ * The bubblewrap arguments for one command (before the command's own argv). The whole filesystem is
+ * mounted read-only, with fresh /dev, /proc and a private /tmp; in `workspace-write` the cwd and the
+ * added roots are bound writable on top, then `.git`, `.zi` and the protected paths read-only again.
+ * Every capability is dropped (as root bwrap would keep them, and with them writes through
+ * /proc/self/root), the command gets its own user, pid, ipc and uts namespaces (and network unless
+ * allowed), a new session (no terminal injection), and dies with Zi: when Zi is killed, bwrap's
+ * `--die-with-parent` kills the namespace's first process, and with it every process in it.
+ */
+export function bwrapArguments(state: Pick<SandboxState, "mode" | "network" | "writableRoots">, place: SandboxPlace): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  if (state.mode === "workspace-write") {
+    const roots = [place.cwd, ...state.writableRoots];
+    for (const root of roots) args.push("--bind", root, root);
+    for (const root of roots) {
+      for (const name of PROTECTED_NAMES) {
+        const path = join(root, name);
+        if (existsSync(path)) args.push("--ro-bind", path, path);
+      }
+    }
+    for (const path of place.protectedPaths) if (existsSync(path)) args.push("--ro-bind", path, path);
+  } else {
+    // The private /tmp hides a cwd that lies under /tmp: it comes back, read-only.
+    args.push("--ro-bind", place.cwd, place.cwd);
+  }
+  args.push("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+  if (!state.network) args.push("--unshare-net");
+  args.push("--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", place.cwd);
+  return args;
+}
