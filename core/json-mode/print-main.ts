@@ -8,19 +8,14 @@ import { SessionCatalog } from "../journal/session-catalog.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
 
-type Block = { type: string; text?: string };
-/** The fields of the events print mode reads (docs/events.md). */
-type PrintedEvent = AgentSessionEvent & {
-  message?: { role: string; content: Block[] | string; stopReason?: string; errorMessage?: string };
-  result?: { content?: Block[] };
-  isError?: boolean;
-  toolName?: string;
-  reason?: string;
-  errorMessage?: string;
-};
 import { JsonModeRunner } from "./json-mode-runner.js";
 import type { ProcessShell } from "../shell/process-shell.js";
 import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
+import type { RunResult } from "./run-result-line.js";
+
+type Block = { type: string; text?: string };
+/** The fields of the events print mode reads (docs/events.md). */
+type PrintedEvent = AgentSessionEvent & { result?: { content?: Block[] }; isError?: boolean; toolName?: string };
 
 export interface PrintIo {
   /** Piped stdin, whose text is added to the prompt; undefined when stdin is a terminal. */
@@ -64,28 +59,24 @@ export class PrintMain {
       stop.abort();
     });
     this.shell.adopt(module);
-    let answer = "";
-    let failure: string | undefined;
-    const onEvent = (event: PrintedEvent) => {
-      if (event.type === "message_end" && event.message?.role === "assistant") {
-        const content = Array.isArray(event.message.content) ? event.message.content : [];
-        answer = content.flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("");
-        if (event.message.stopReason === "error") failure = event.message.errorMessage;
-      } else if (event.type === "tool_execution_end" && event.isError) {
-        const text = event.result?.content?.find((block) => block.type === "text")?.text;
-        this.io.log(`zi: tool ${event.toolName} failed: ${text ?? "(no message)"}`);
-      } else if (event.type === "agent_end" && event.reason === "failed") {
-        failure = event.errorMessage ?? failure;
+    let result: RunResult | undefined;
+    // The runner hands over each line --mode json would print; print mode keeps stderr notes of what
+    // went wrong and the result line, which says how the run ended and what it answered.
+    const writeLine = (line: string) => {
+      const event = JSON.parse(line) as PrintedEvent | RunResult;
+      if (event.type === "result") result = event as RunResult;
+      else if (event.type === "tool_execution_end" && (event as PrintedEvent).isError) {
+        const text = (event as PrintedEvent).result?.content?.find((block) => block.type === "text")?.text;
+        this.io.log(`zi: tool ${(event as PrintedEvent).toolName} failed: ${text ?? "(no message)"}`);
       }
     };
-    // The runner hands over each event as the JSON line --mode json would print; read back here.
-    const writeLine = (line: string) => {
-      const event = JSON.parse(line) as PrintedEvent;
-      if (event.type !== "usage") onEvent(event);
-    };
-    const code = await new JsonModeRunner(withThinking(module, this.options.thinking), { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal);
-    if (code === ONE_SHOT_EXIT.completed) await new Promise<void>((resolve) => this.io.output.write(answer.endsWith("\n") ? answer : `${answer}\n`, () => resolve()));
-    else if (code === ONE_SHOT_EXIT.failed && failure) this.io.log(`zi: the run failed: ${failure}`);
+    const code = await new JsonModeRunner(withThinking(module, this.options.thinking), { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal, this.options);
+    if (code === ONE_SHOT_EXIT.completed && result) {
+      // With --output-schema, the parsed value (a fence around the JSON is not the answer); else the text.
+      const answer = result.structured !== undefined ? JSON.stringify(result.structured) : result.text;
+      await new Promise<void>((resolve) => this.io.output.write(answer.endsWith("\n") ? answer : `${answer}\n`, () => resolve()));
+    } else if (result?.status === "budget_exceeded" && result.budget) this.io.log(`zi: the run reached its ${result.budget.scope} budget ${result.budget.budget} (${result.budget.used} of ${result.budget.limit})`);
+    else if (result?.errorMessage) this.io.log(`zi: the run ${result.status === "structured_output_invalid" ? "gave no answer matching the schema" : "failed"}: ${result.errorMessage}`);
     else if (code === ONE_SHOT_EXIT.interrupted) this.io.log("zi: interrupted");
     await module.dispose().catch((error) => this.io.log(`zi: dispose failed: ${(error as Error).message}`));
     return signalCode ?? code;

@@ -47,6 +47,26 @@ describe("zi -p (print mode)", () => {
     expect(noModel.stderr).toMatch(/--model PROVIDER\/ID/);
   });
 
+  it("takes the headless worker's budget flags: --max-turns ends the run with exit 3 and says which budget on stderr", () => {
+    const dir = home();
+    const turn = { toolCalls: [{ name: "ls", arguments: {} }] };
+    const run = print(["-p", "--no-session", "--max-turns", "2", "--faux-script", script(dir, [turn, turn, turn, turn, turn, { text: "never" }]), "--model", "faux/scripted", "go"], { dir });
+    expect(run).toMatchObject({ status: 3, stdout: "" });
+    expect(run.stderr).toContain("zi: the run reached its run budget maxTurns (2 of 2)");
+  });
+
+  it("prints the parsed value with --output-schema, and exits 4 when no answer matches after the repairs", () => {
+    const dir = home();
+    const schema = join(dir, "schema.json");
+    writeFileSync(schema, JSON.stringify({ type: "object", properties: { answer: { type: "integer" } }, required: ["answer"], additionalProperties: false }));
+    const fenced = print(["-p", "--no-session", "--output-schema", schema, "--faux-script", script(dir, [{ text: '```json\n{"answer": 42}\n```' }]), "--model", "faux/scripted", "what?"], { dir });
+    expect(fenced).toMatchObject({ status: 0, stdout: '{"answer":42}\n', stderr: "" });
+    const wrong = { text: '{"answer": "many"}' };
+    const invalid = print(["-p", "--no-session", "--output-schema", schema, "--faux-script", script(dir, [wrong, wrong, wrong]), "--model", "faux/scripted", "what?"], { dir });
+    expect(invalid).toMatchObject({ status: 4, stdout: "" });
+    expect(invalid.stderr).toMatch(/gave no answer matching the schema: .*answer must be integer/);
+  });
+
   it("exits 1 when the run fails, saying why on stderr and nothing on stdout", () => {
     const dir = home();
     const run = print(["-p", "--faux-script", script(dir, [{ error: { message: "provider exploded", retryable: false } }]), "--model", "faux/scripted", "go"], { dir });
