@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { SandboxState } from "../wire/session-types.js";
 
 /** What one sandboxed command may see, beyond the mode: where it runs and what stays read-only inside writable roots. */
@@ -7,6 +7,11 @@ export interface SandboxPlace {
   cwd: string;
   /** Directories kept read-only even inside a writable root (the user's settings, ZI_HOME). */
   protectedPaths: readonly string[];
+  /**
+   * A user-written argv (an MCP server's): an absolute path in it that lies under /tmp (the program, a
+   * script it runs, a directory it serves) is bound back read-only, or the private /tmp would hide it.
+   */
+  argv?: readonly string[];
 }
 
 /** Names inside each writable root that stay read-only: a command must not plant hooks or change Zi's own settings. */
@@ -23,6 +28,10 @@ const PROTECTED_NAMES = [".git", ".zi"];
  */
 export function bwrapArguments(state: Pick<SandboxState, "mode" | "network" | "writableRoots">, place: SandboxPlace): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // Before the cwd's own bind: one inside a writable cwd is then writable as the cwd is.
+  for (const path of new Set(place.argv ?? [])) {
+    if (isAbsolute(path) && (path === "/tmp" || path.startsWith("/tmp/")) && existsSync(path)) args.push("--ro-bind", path, path);
+  }
   if (state.mode === "workspace-write") {
     const roots = [place.cwd, ...state.writableRoots];
     for (const root of roots) args.push("--bind", root, root);

@@ -74,12 +74,20 @@ export class SandboxControl implements ToolSandbox {
     return this.checking;
   }
 
+  /** A tool's command (bash): nothing of its argv (the model's text) is made visible under the private /tmp. */
   command(argv: readonly string[], cwd: string): Promise<string[]> {
-    return this.commandIn(this.state().mode, argv, cwd);
+    return this.wrap(this.state().mode, argv, cwd, []);
   }
 
-  /** `argv` in the sandbox of `mode` (a stdio MCP server's own setting), with the session's network and writable roots. */
-  async commandIn(mode: SandboxState["mode"], argv: readonly string[], cwd: string): Promise<string[]> {
+  /**
+   * `argv` in the sandbox of `mode` (a stdio MCP server's own setting), with the session's network and
+   * writable roots; the user wrote this argv (mcp.json), so the paths it names under /tmp stay visible.
+   */
+  commandIn(mode: SandboxState["mode"], argv: readonly string[], cwd: string): Promise<string[]> {
+    return this.wrap(mode, argv, cwd, argv);
+  }
+
+  private async wrap(mode: SandboxState["mode"], argv: readonly string[], cwd: string, visible: readonly string[]): Promise<string[]> {
     const state = { ...this.state(), mode };
     if (state.mode === "off") return [...argv];
     const support = await this.checkSupport();
@@ -88,6 +96,6 @@ export class SandboxControl implements ToolSandbox {
       const fix = support.status === "unavailable" ? support.fix : "";
       throw new Error(`The command did not run: the sandbox (mode "${state.mode}") cannot start: ${reason}. To fix: ${fix}.`);
     }
-    return [BWRAP, ...bwrapArguments(state, { cwd, protectedPaths: this.protectedPaths }), "--", ...argv];
+    return [BWRAP, ...bwrapArguments(state, { cwd, protectedPaths: this.protectedPaths, argv: visible }), "--", ...argv];
   }
 }
