@@ -28,7 +28,7 @@ export class SlashCommands {
       ["thinking", { description: "choose the thinking level", argumentHint: "[LEVEL]", run: (args) => this.thinking(args) }],
       ["new", { description: "start a new session", run: () => s.end({ type: "new" }) }],
       ["resume", { description: "continue an earlier session of this directory", run: () => s.end({ type: "resume" }) }],
-      ["compact", { description: "compact the context now", run: () => this.compact() }],
+      ["compact", { description: "summarise the older context now (/compact what to keep)", argumentHint: "[INSTRUCTIONS]", run: (args) => this.compact(args) }],
       ["usage", { description: "tokens and cost of this session", run: () => this.usage() }],
       ["permissions", { description: "the permission policy (/permissions ask|allow|deny)", argumentHint: "[DEFAULT]", run: (args) => this.permissions(args) }],
       ["mcp", { description: "MCP servers and their state", run: () => this.mcp() }],
@@ -117,9 +117,11 @@ export class SlashCommands {
     this.session.say(style.gray(`thinking: ${effective}${effective === level ? "" : ` (the model's nearest to ${level})`}`));
   }
 
-  private compact(): void {
-    // Zi's protocol has no method that compacts on demand; the session compacts by itself at the threshold.
-    this.session.say(style.yellow("Zi compacts the context by itself when it nears the window (docs/context.md); the protocol has no compact-now method yet."));
+  /** `session.compact`: the compaction's start and end show as notices from their events; the result says how much it replaced. */
+  private async compact(instructions: string): Promise<void> {
+    const { tokensBefore } = await this.session.client.call<{ tokensBefore: number }>("session.compact", instructions === "" ? {} : { instructions });
+    this.session.say(style.gray(`the context was ${tokensBefore} tokens; the model now reads a summary of the older part`));
+    await this.session.refreshState();
   }
 
   private async usage(): Promise<void> {
