@@ -1,6 +1,7 @@
-import { type SelectItem, SelectList, type SlashCommand } from "@mariozechner/pi-tui";
-import { selectListTheme, style } from "./ansi-style.js";
+import type { SelectItem, SlashCommand } from "@mariozechner/pi-tui";
+import { style } from "./ansi-style.js";
 import type { InteractiveSession } from "./interactive-session.js";
+import { TreeCommands } from "./tree-commands.js";
 
 /** What the person asked the session loop for when a session ends. */
 export type SessionEnd = { type: "exit" } | { type: "new" } | { type: "resume" };
@@ -23,11 +24,16 @@ export class SlashCommands {
 
   constructor(private readonly session: InteractiveSession) {
     const s = session;
+    const tree = new TreeCommands(session);
     this.builtins = new Map<string, Builtin>([
       ["model", { description: "choose the model (or /model PROVIDER/ID)", argumentHint: "[PROVIDER/ID]", run: (args) => this.model(args) }],
       ["thinking", { description: "choose the thinking level", argumentHint: "[LEVEL]", run: (args) => this.thinking(args) }],
       ["new", { description: "start a new session", run: () => s.end({ type: "new" }) }],
       ["resume", { description: "continue an earlier session of this directory", run: () => s.end({ type: "resume" }) }],
+      ["tree", { description: "the session's branches: go back to any point", run: () => tree.tree() }],
+      ["fork", { description: "a new session from before one of your prompts", run: () => tree.fork() }],
+      ["rewind", { description: "undo the conversation and/or Zi's file edits back to a point", run: () => tree.rewind() }],
+      ["export", { description: "write the session as an HTML page (or /export jsonl)", argumentHint: "[html|jsonl]", run: (args) => tree.export(args) }],
       ["compact", { description: "summarise the older context now (/compact what to keep)", argumentHint: "[INSTRUCTIONS]", run: (args) => this.compact(args) }],
       ["usage", { description: "tokens and cost of this session", run: () => this.usage() }],
       ["permissions", { description: "the permission policy (/permissions ask|allow|deny)", argumentHint: "[DEFAULT]", run: (args) => this.permissions(args) }],
@@ -173,21 +179,7 @@ export class SlashCommands {
     if (message) this.session.say(message);
   }
 
-  /** A list in the editor's place; Enter picks, Esc goes back. */
   private pick(items: SelectItem[], chosen: (value: string) => Promise<void>): void {
-    const { tui, editor } = this.session;
-    if (items.length === 0) return this.session.say(style.yellow("nothing to choose from"));
-    const list = new SelectList(items, 10, selectListTheme);
-    const back = () => {
-      tui.hideOverlay();
-      tui.setFocus(editor);
-      tui.requestRender();
-    };
-    list.onCancel = back;
-    list.onSelect = (item) => {
-      back();
-      chosen(item.value).catch((error) => this.session.say(style.red((error as Error).message)));
-    };
-    tui.showOverlay(list, { anchor: "bottom-center", width: "90%", margin: { bottom: 3 } });
+    this.session.pick(items, chosen);
   }
 }
