@@ -77,6 +77,14 @@ export class ChatLog extends Container {
     }
   }
 
+  /** Empties the transcript on screen: another path or session is about to be replayed into it. */
+  reset(): void {
+    this.clear();
+    this.assistant = undefined;
+    this.tools.clear();
+    this.assistants.length = 0;
+  }
+
   user(text: string): void {
     this.addChild(new Spacer(1));
     this.addChild(new Text(style.userBg(` ${text} `), 1, 0));

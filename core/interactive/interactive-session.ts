@@ -1,6 +1,6 @@
-import { CombinedAutocompleteProvider, Container, type Component, type TUI } from "@mariozechner/pi-tui";
+import { CombinedAutocompleteProvider, Container, SelectList, type Component, type SelectItem, type TUI } from "@mariozechner/pi-tui";
 import type { AgentSessionEvent, PermissionDecision, PermissionRequest } from "../wire/session-types.js";
-import { editorTheme, style } from "./ansi-style.js";
+import { editorTheme, selectListTheme, style } from "./ansi-style.js";
 import { ChatLog } from "./chat-log.js";
 import { FileMentionProvider } from "./file-mention-provider.js";
 import { FooterView } from "./footer-view.js";
@@ -8,6 +8,7 @@ import { PermissionPrompt } from "./permission-prompt.js";
 import { PromptEditor } from "./prompt-editor.js";
 import type { SessionClient } from "./session-client.js";
 import { SlashCommands, type SessionEnd } from "./slash-commands.js";
+import { replayTranscript } from "./transcript-replay.js";
 
 const NO_MODEL = "no model";
 
@@ -32,6 +33,8 @@ export class InteractiveSession {
   private lastCtrlC = 0;
   private hintTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** The transcript redrawn after a leaf move or a session switch, one after another. */
+  private reloading: Promise<void> = Promise.resolve();
 
   constructor(
     readonly tui: TUI,
@@ -113,6 +116,36 @@ export class InteractiveSession {
     return true;
   }
 
+  /** A list in the editor's place; Enter picks, Esc goes back. `selected`: the item highlighted first. */
+  pick(items: SelectItem[], chosen: (value: string) => Promise<void>, selected?: number): void {
+    if (items.length === 0) return this.say(style.yellow("nothing to choose from"));
+    const list = new SelectList(items, 10, selectListTheme);
+    if (selected !== undefined && selected >= 0) list.setSelectedIndex(selected);
+    const back = () => {
+      this.tui.hideOverlay();
+      this.tui.setFocus(this.editor);
+      this.tui.requestRender();
+    };
+    list.onCancel = back;
+    list.onSelect = (item) => {
+      back();
+      chosen(item.value).catch((error) => this.say(style.red((error as Error).message)));
+    };
+    this.tui.showOverlay(list, { anchor: "bottom-center", width: "90%", margin: { bottom: 3 } });
+  }
+
+  /** Resolves once the transcript shows the path the session is on now (after `leaf_changed` or `session_switched`). */
+  transcriptReloaded(): Promise<void> {
+    return this.reloading;
+  }
+
+  private async reloadTranscript(): Promise<void> {
+    this.chat.reset();
+    await replayTranscript(this.client, this.chat).catch((error) => this.say(style.red(`session.get_messages failed: ${(error as Error).message}`)));
+    await this.refreshState();
+    await this.refreshUsage();
+  }
+
   async refreshState(): Promise<void> {
     try {
       this.applyState(await this.client.call("session.get_state"));
@@ -189,6 +222,11 @@ export class InteractiveSession {
         break;
       case "permission_resolved":
         this.settled(e.requestId);
+        break;
+      // Another path of the tree, or another journal: the transcript on screen is redrawn from it.
+      case "leaf_changed":
+      case "session_switched":
+        this.reloading = this.reloading.then(() => this.reloadTranscript());
         break;
     }
     this.chat.apply(event);

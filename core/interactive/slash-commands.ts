@@ -1,6 +1,8 @@
-import { type SelectItem, SelectList, type SlashCommand } from "@mariozechner/pi-tui";
-import { selectListTheme, style } from "./ansi-style.js";
+import type { SelectItem, SlashCommand } from "@mariozechner/pi-tui";
+import { style } from "./ansi-style.js";
 import type { InteractiveSession } from "./interactive-session.js";
+import { TreeCommands } from "./tree-commands.js";
+import { SANDBOX_MODES, type SandboxMode, type SandboxState } from "../wire/session-types.js";
 
 /** What the person asked the session loop for when a session ends. */
 export type SessionEnd = { type: "exit" } | { type: "new" } | { type: "resume" };
@@ -13,6 +15,12 @@ interface Builtin {
 
 const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
+const SANDBOX_HINTS = new Map<SandboxMode, string>([
+  ["read-only", "bash reads, writes nothing"],
+  ["workspace-write", "bash writes only the working directory (and tmp)"],
+  ["off", "bash runs unsandboxed"],
+]);
+
 /**
  * The slash commands: Zi's own, each made of protocol calls, then every command `command.list`
  * names (extensions'), run with `command.invoke`. A name is looked up exactly (a Map).
@@ -23,14 +31,19 @@ export class SlashCommands {
 
   constructor(private readonly session: InteractiveSession) {
     const s = session;
+    const tree = new TreeCommands(session);
     this.builtins = new Map<string, Builtin>([
       ["model", { description: "choose the model (or /model PROVIDER/ID)", argumentHint: "[PROVIDER/ID]", run: (args) => this.model(args) }],
       ["thinking", { description: "choose the thinking level", argumentHint: "[LEVEL]", run: (args) => this.thinking(args) }],
       ["new", { description: "start a new session", run: () => s.end({ type: "new" }) }],
       ["resume", { description: "continue an earlier session of this directory", run: () => s.end({ type: "resume" }) }],
-      ["compact", { description: "compact the context now", run: () => this.compact() }],
+      ["tree", { description: "the session's branches: go back to any point", run: () => tree.tree() }],
+      ["fork", { description: "a new session from before one of your prompts", run: () => tree.fork() }],
+      ["rewind", { description: "undo the conversation and/or Zi's file edits back to a point", run: () => tree.rewind() }],
+      ["export", { description: "write the session as an HTML page (or /export jsonl)", argumentHint: "[html|jsonl]", run: (args) => tree.export(args) }],
+      ["compact", { description: "summarise the older context now (/compact what to keep)", argumentHint: "[INSTRUCTIONS]", run: (args) => this.compact(args) }],
       ["usage", { description: "tokens and cost of this session", run: () => this.usage() }],
-      ["permissions", { description: "the permission policy (/permissions ask|allow|deny)", argumentHint: "[DEFAULT]", run: (args) => this.permissions(args) }],
+      ["permissions", { description: "the permission policy and the sandbox (/permissions ask|allow|deny, /permissions sandbox)", argumentHint: "[DEFAULT|sandbox MODE]", run: (args) => this.permissions(args) }],
       ["mcp", { description: "MCP servers and their state", run: () => this.mcp() }],
       ["help", { description: "commands and keys", run: () => this.help() }],
       ["exit", { description: "leave Zi", run: () => s.end({ type: "exit" }) }],
@@ -117,9 +130,11 @@ export class SlashCommands {
     this.session.say(style.gray(`thinking: ${effective}${effective === level ? "" : ` (the model's nearest to ${level})`}`));
   }
 
-  private compact(): void {
-    // Zi's protocol has no method that compacts on demand; the session compacts by itself at the threshold.
-    this.session.say(style.yellow("Zi compacts the context by itself when it nears the window (docs/context.md); the protocol has no compact-now method yet."));
+  /** `session.compact`: the compaction's start and end show as notices from their events; the result says how much it replaced. */
+  private async compact(instructions: string): Promise<void> {
+    const { tokensBefore } = await this.session.client.call<{ tokensBefore: number }>("session.compact", instructions === "" ? {} : { instructions });
+    this.session.say(style.gray(`the context was ${tokensBefore} tokens; the model now reads a summary of the older part`));
+    await this.session.refreshState();
   }
 
   private async usage(): Promise<void> {
@@ -132,20 +147,48 @@ export class SlashCommands {
     this.session.say(lines.join("\n"));
   }
 
+  /** The permission default (`permission.set_policy`) and where bash runs (`permission.set_sandbox`); bare: both shown. */
   private async permissions(args: string): Promise<void> {
+    const [first, mode] = args.split(/\s+/);
+    if (first === "sandbox") return mode ? this.setSandbox(mode) : this.pickSandbox();
     if (args !== "") {
-      if (!["allow", "ask", "deny"].includes(args)) throw new Error("takes allow, ask or deny");
+      if (!["allow", "ask", "deny"].includes(args)) throw new Error("takes allow, ask or deny, or sandbox [MODE]");
       const { policy } = await this.session.client.call("permission.set_policy", { default: args });
       this.session.say(style.gray(`permissions: default ${policy.default}`));
       return;
     }
-    const { requests } = await this.session.client.call<{ requests: unknown[] }>("permission.list");
+    const [{ requests }, state] = await Promise.all([
+      this.session.client.call<{ requests: unknown[] }>("permission.list"),
+      this.session.client.call<{ sandbox: SandboxState }>("session.get_state"),
+    ]);
     this.session.say(
       [
         `${requests.length} request(s) waiting. /permissions ask|allow|deny sets the default for this session;`,
         "rules live under \"permissions\" in settings.json (docs/permissions.md).",
+        `sandbox: ${SlashCommands.sandboxLine(state.sandbox)}`,
+        `/permissions sandbox [${SANDBOX_MODES.join("|")}] sets where bash runs (docs/sandbox.md).`,
       ].join("\n"),
     );
+  }
+
+  private async pickSandbox(): Promise<void> {
+    const { sandbox } = await this.session.client.call<{ sandbox: SandboxState }>("session.get_state");
+    const items = SANDBOX_MODES.map((mode) => ({ value: mode, label: mode, description: mode === sandbox.mode ? "current" : SANDBOX_HINTS.get(mode) }));
+    this.session.pick(items, (mode) => this.setSandbox(mode), SANDBOX_MODES.indexOf(sandbox.mode));
+  }
+
+  /** The network setting in force stays; the writable roots are the settings'. */
+  private async setSandbox(mode: string): Promise<void> {
+    if (!(SANDBOX_MODES as readonly string[]).includes(mode)) throw new Error(`sandbox takes ${SANDBOX_MODES.join(", ")}`);
+    const { sandbox: current } = await this.session.client.call<{ sandbox: SandboxState }>("session.get_state");
+    const { sandbox } = await this.session.client.call<{ sandbox: SandboxState }>("permission.set_sandbox", { mode, network: current.network });
+    this.session.say(style.gray(`sandbox: ${SlashCommands.sandboxLine(sandbox)}`));
+  }
+
+  private static sandboxLine(sandbox: SandboxState): string {
+    const support = sandbox.support.status === "unavailable" ? style.yellow(` • unavailable here: ${sandbox.support.reason}`) : sandbox.support.status === "available" ? ` • ${sandbox.support.base}` : "";
+    const roots = sandbox.writableRoots.length > 0 ? ` • also writable: ${sandbox.writableRoots.join(", ")}` : "";
+    return `${style.bold(sandbox.mode)} • network ${sandbox.network ? "on" : "off"}${roots}${support}`;
   }
 
   private async mcp(): Promise<void> {
@@ -171,21 +214,7 @@ export class SlashCommands {
     if (message) this.session.say(message);
   }
 
-  /** A list in the editor's place; Enter picks, Esc goes back. */
   private pick(items: SelectItem[], chosen: (value: string) => Promise<void>): void {
-    const { tui, editor } = this.session;
-    if (items.length === 0) return this.session.say(style.yellow("nothing to choose from"));
-    const list = new SelectList(items, 10, selectListTheme);
-    const back = () => {
-      tui.hideOverlay();
-      tui.setFocus(editor);
-      tui.requestRender();
-    };
-    list.onCancel = back;
-    list.onSelect = (item) => {
-      back();
-      chosen(item.value).catch((error) => this.session.say(style.red((error as Error).message)));
-    };
-    tui.showOverlay(list, { anchor: "bottom-center", width: "90%", margin: { bottom: 3 } });
+    this.session.pick(items, chosen);
   }
 }

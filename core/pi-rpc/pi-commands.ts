@@ -65,7 +65,7 @@ export class PiCommands {
       ["cycle_thinking_level", { run: () => this.cycleThinking() }],
       ["set_steering_mode", { run: (c) => this.queueMode(c, "steeringMode") }],
       ["set_follow_up_mode", { run: (c) => this.queueMode(c, "followUpMode") }],
-      ["compact", { run: (c) => Promise.reject(unsupported(c.type, "Zi compacts on its own at the context threshold (settings.json compaction); it has no method to compact on request")) }],
+      ["compact", { run: session("session.compact", (c) => this.compact(c)), concurrent: true }],
       ["set_auto_compaction", { run: (c) => Promise.reject(unsupported(c.type, "automatic compaction is a settings.json setting (compaction.enabled), not a session method")) }],
       ["set_auto_retry", { run: (c) => Promise.reject(unsupported(c.type, "automatic retry is a settings.json setting (retry), not a session method")) }],
       ["abort_retry", { run: () => this.abortRetry(), concurrent: true }],
@@ -172,6 +172,13 @@ export class PiCommands {
     const next = levels[(levels.indexOf(current) + 1) % levels.length]!;
     const selected = await this.methods.call<{ effective: string }>("thinking.select", { level: next });
     return { data: { level: selected.effective } };
+  }
+
+  /** pi's `CompactionResult` is what `session.compact` answers; `customInstructions` are its `instructions`. */
+  private async compact(command: PiCommand): Promise<PiOutcome> {
+    const instructions = command.customInstructions;
+    const params = typeof instructions === "string" && instructions !== "" ? { instructions } : {};
+    return { data: await this.methods.call("session.compact", params) };
   }
 
   /** pi's abort_retry cancels a pending retry wait; on Zi, interrupting does (and ends the run, as pi's does). */

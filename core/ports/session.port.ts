@@ -19,6 +19,13 @@ export interface DescribedToolCall {
   changes: { path: string; oldText: string | null; newText: string }[];
 }
 
+/** A compaction written on request (`session.compact`): its summary, the first entry kept whole, the context size before. */
+export interface CompactResult {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+}
+
 /** Injection token for the session port: `@inject(SESSION) session: SessionPort`. */
 export const SESSION = Symbol.for("zi.port.session");
 
@@ -45,6 +52,8 @@ export interface SessionPort {
   getUsage(): SessionUsage;
   /** What the system prompt is built from (files, skills, problems); null until the deferred startup has loaded it. */
   getContext(): ContextSummary | null;
+  /** Idle only: summarises the older context now (`instructions` added to the summariser's); operation_failed when nothing was compacted. */
+  compact(instructions?: string): Promise<CompactResult>;
   /** Replaces the run and session budgets; a cost budget for a model without a price is refused (operation_failed). */
   setBudget(limits: BudgetSettings): BudgetReport;
 }

@@ -81,7 +81,7 @@ export class AgentRunLoop {
         const turn = await this.turn(pending, signal);
         if (turn.end) return finish(turn.end);
         if (!thresholdFailed && !signal.aborted && this.parts.compactor.thresholdReached) {
-          thresholdFailed = !(await this.parts.compactor.compact("threshold", signal));
+          thresholdFailed = !("summary" in (await this.parts.compactor.compact("threshold", signal)));
         }
         if (signal.aborted) return finish({ reason: "interrupted" });
         pending = store.take("steering");
@@ -161,7 +161,7 @@ export class AgentRunLoop {
       }
       if (kind === "context_overflow" && !overflowCompacted && compactor.settings.enabled) {
         overflowCompacted = true;
-        if (await compactor.compact("overflow", signal)) continue;
+        if ("summary" in (await compactor.compact("overflow", signal))) continue;
       }
       if (attempt > 0) await store.endRetry({ success: false, attempt, finalError: errorMessage });
       return reply;

@@ -3,7 +3,7 @@ import type { JournalEntry, JournalEntryInput } from "../journal/journal-types.j
 import { warnOnStderr } from "../config/stderr-warning.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import { PiAiLoader } from "../models/pi-ai-loader.js";
-import type { SessionPort } from "../ports/session.port.js";
+import type { CompactResult, SessionPort } from "../ports/session.port.js";
 import type { AgentTool } from "./agent-tool.js";
 import { AgentRunLoop } from "./agent-run-loop.js";
 import type { RunEnd, RunGuard } from "./agent-run-loop.js";
@@ -338,13 +338,18 @@ export class AgentSession implements SessionPort {
     return this.models.ensureRestored();
   }
 
-  /** Compacts the context now (idle only); resolves true when a compaction entry was written. */
-  async compact(): Promise<boolean> {
+  /**
+   * Compacts the context now (idle only, `session.compact`): resolves with the compaction entry written;
+   * `operation_failed` with the reason when none was (nothing to compact, the summary failed, interrupted).
+   */
+  async compact(instructions?: string): Promise<CompactResult> {
     this.requireModel();
-    return this.runExclusive("compacting", async (signal) => {
+    const outcome = await this.runExclusive("compacting", async (signal) => {
       await this.models.ensureRestored();
-      return this.compactor.compact("manual", signal);
+      return this.compactor.compact("manual", signal, instructions);
     });
+    if ("summary" in outcome) return outcome;
+    throw refused("aborted" in outcome ? "the compaction was interrupted" : `nothing was compacted: ${outcome.errorMessage}`);
   }
 
   /**

@@ -13,6 +13,9 @@ export type CompactionReason = Extract<CompactionState, { type: "compacting" }>[
 /** `usage`: what the summary's model call cost, journaled with the entry (session.get_usage counts it). */
 type Summary = { summary: string; usage?: PiAi.Usage } | { aborted: true } | { errorMessage: string };
 
+/** How one compaction ended: the entry written (as `session.compact` answers it), or why none was. */
+export type CompactionOutcome = { summary: string; firstKeptEntryId: string; tokensBefore: number } | { aborted: true } | { errorMessage: string };
+
 const SYSTEM_PROMPT =
   "You summarise coding-agent conversations so that the work can continue from the summary alone. " +
   "Do not continue the conversation and do not answer questions in it; only summarise.";
@@ -54,17 +57,22 @@ export class SessionCompactor {
     return tokens > model.descriptor.contextWindow - this.settings.reserveTokens;
   }
 
-  /** Runs one compaction; resolves true when a compaction entry was written. */
-  async compact(reason: CompactionReason, signal: AbortSignal): Promise<boolean> {
+  /**
+   * Runs one compaction; `summary` in the outcome when a compaction entry was written. `instructions`
+   * (session.compact's) are added to the summariser's own, as pi's custom instructions are.
+   */
+  async compact(reason: CompactionReason, signal: AbortSignal, instructions?: string): Promise<CompactionOutcome> {
     const model = this.store.model;
-    if (!model || signal.aborted) return false;
+    if (!model) return { errorMessage: "no model is selected" };
+    if (signal.aborted) return { aborted: true };
     const inRun = this.store.activity.type === "running";
     if (inRun) await this.store.setActivity({ type: "compacting" });
     await this.store.startCompaction(reason);
     let outcome: Summary;
     const plan = this.planner.plan(this.settings.keepRecentTokens);
     if (!plan) outcome = { errorMessage: "nothing to compact: the context holds only recent messages" };
-    else outcome = await this.summarise(model, plan, signal);
+    else outcome = await this.summarise(model, plan, signal, instructions);
+    let written: CompactionOutcome = "summary" in outcome ? { errorMessage: "nothing to compact" } : outcome;
     if ("summary" in outcome && plan) {
       const tokensBefore = this.store.contextTokens ?? plan.estimatedTokens;
       const { delivered } = this.recorder.append({
@@ -75,16 +83,18 @@ export class SessionCompactor {
         ...(outcome.usage ? { usage: outcome.usage } : {}),
       });
       await delivered;
+      written = { summary: outcome.summary, firstKeptEntryId: plan.firstKeptEntryId, tokensBefore };
     }
     await this.store.endCompaction("summary" in outcome ? { reason, summary: outcome.summary } : { reason, ...outcome });
     // An interrupt may have turned the activity into `aborting` meanwhile: leave that alone.
     if (inRun && this.store.activity.type === "compacting") await this.store.setActivity({ type: "running" });
-    return "summary" in outcome;
+    return written;
   }
 
-  private async summarise(model: ResolvedModel, plan: CompactionPlan, signal: AbortSignal): Promise<Summary> {
+  private async summarise(model: ResolvedModel, plan: CompactionPlan, signal: AbortSignal, instructions: string | undefined): Promise<Summary> {
     const previous = plan.previousSummary ? `<previous-summary>\n${plan.previousSummary}\n</previous-summary>\n\n` : "";
-    const text = `${previous}<conversation>\n${plan.transcript}\n</conversation>\n\n${INSTRUCTIONS}`;
+    const extra = instructions ? `\n\nAdditional instructions from the user for this summary:\n${instructions}` : "";
+    const text = `${previous}<conversation>\n${plan.transcript}\n</conversation>\n\n${INSTRUCTIONS}${extra}`;
     const context: PiAi.Context = {
       systemPrompt: SYSTEM_PROMPT,
       messages: [{ role: "user", content: [{ type: "text", text }], timestamp: Date.now() }],

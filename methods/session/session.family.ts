@@ -1,5 +1,6 @@
 import type { MethodFamily } from "../../core/family/family-api.js";
 import { AwaitIdleMethod } from "./await-idle.method.js";
+import { CompactMethod } from "./compact.method.js";
 import { GetContextMethod } from "./get-context.method.js";
 import { GetMessagesMethod } from "./get-messages.method.js";
 import { GetOutcomesMethod } from "./get-outcomes.method.js";
@@ -30,6 +31,7 @@ export const sessionFamily = {
     "session.interrupt": InterruptMethod,
     "session.await_idle": AwaitIdleMethod,
     "session.set_budget": SetBudgetMethod,
+    "session.compact": CompactMethod,
     "session.list": ListMethod,
     "session.get_tree": GetTreeMethod,
     "session.navigate": NavigateMethod,

@@ -140,13 +140,34 @@ describe("zi --mode pi-rpc driven by pi 0.73.1's RpcClient, unchanged", () => {
     for (const type of ["get_state", "get_messages", "set_model", "get_available_models", "set_thinking_level", "cycle_thinking_level", "set_steering_mode", "set_follow_up_mode", "abort_retry", "get_session_stats", "get_last_assistant_text", "get_commands", "follow_up", "steer", "abort", "prompt"]) {
       expect([type, byType.get(type)!.success, byType.get(type)!.error]).toEqual([type, true, undefined]);
     }
-    for (const type of ["compact", "set_auto_compaction", "set_auto_retry", "bash", "abort_bash", "clone", "set_session_name"]) {
+    // Nothing is old enough to compact after one short exchange: refused with Zi's reason, as pi refuses.
+    expect(byType.get("compact")).toMatchObject({ success: false, error: expect.stringContaining("nothing to compact") });
+    for (const type of ["set_auto_compaction", "set_auto_retry", "bash", "abort_bash", "clone", "set_session_name"]) {
       expect(byType.get(type)).toEqual({ id: expect.any(String), type: "response", command: type, success: false, error: expect.stringMatching(new RegExp(`^${type} is not supported by Zi: .{20,}`)) });
     }
     for (const response of responses) expect(response.success === true || (typeof response.error === "string" && response.error.length > 10)).toBe(true);
     expect(byType.get("get_messages")!.data).toMatchObject({ messages: [{ role: "user" }, { role: "assistant", content: [{ type: "text", text: "Echo: first" }] }] });
     expect(byType.get("cycle_thinking_level")!.data).toBeNull();
     expect(byType.get("get_available_models")!.data).toMatchObject({ models: expect.arrayContaining([expect.objectContaining({ provider: "faux", id: "echo" })]) });
+  });
+
+  it("compact with customInstructions answers pi's CompactionResult; compaction_start/_end come with reason manual", async () => {
+    // keepRecentTokens at its floor (1,024): a long first exchange leaves its prompt to summarise.
+    const client = await PiRpcZi.start({ args: ["--no-session", "--model", "faux/echo"], settings: { compaction: { keepRecentTokens: 1024 } } });
+    await client.promptAndWait(`first ${"word ".repeat(1000)}`);
+    await client.promptAndWait("second");
+    const events: Event[] = [];
+    const stop = client.onEvent((event) => void events.push(event as Event));
+    const result = await client.compact("keep the word PINEAPPLE");
+    stop();
+    // The echo model repeats the summariser's prompt: the transcript and the instructions reached it.
+    expect(result.summary).toContain("[User]: first word");
+    expect(result.summary).toContain("keep the word PINEAPPLE");
+    expect(result).toEqual({ summary: result.summary, firstKeptEntryId: expect.any(String), tokensBefore: expect.any(Number) });
+    expect(events.map((event) => event.type)).toEqual(["compaction_start", "compaction_end"]);
+    expect(events[0]).toEqual({ type: "compaction_start", reason: "manual" });
+    expect(events[1]).toMatchObject({ type: "compaction_end", reason: "manual", aborted: false, result: { summary: result.summary } });
+    expect(await client.getState()).toMatchObject({ isCompacting: false, messageCount: 4 });
   });
 
   it("message_update carries the growing message and pi's text_start / text_delta / text_end; agent_end the run's messages", async () => {

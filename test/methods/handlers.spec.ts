@@ -4,6 +4,7 @@ import "reflect-metadata";
 import { describe, expect, it, jest } from "@jest/globals";
 import { requestContext, resolveHandler } from "../../core/testing/testing-api.js";
 import { EventMode } from "../../core/kernel/event-mode.js";
+import { RpcError } from "../../core/kernel/rpc-error.js";
 import { EVENT_MODE } from "../../core/kernel/kernel-ports.js";
 import { MODELS, type ModelPort } from "../../core/ports/model.port.js";
 import { SESSION, type SessionPort } from "../../core/ports/session.port.js";
@@ -12,6 +13,7 @@ import { SetEventsMethod } from "../../methods/connection/set-events.method.js";
 import { ListModelsMethod } from "../../methods/model/list-models.method.js";
 import { SelectModelMethod } from "../../methods/model/select-model.method.js";
 import { AwaitIdleMethod } from "../../methods/session/await-idle.method.js";
+import { CompactMethod } from "../../methods/session/compact.method.js";
 import { GetMessagesMethod } from "../../methods/session/get-messages.method.js";
 import { GetOutcomesMethod } from "../../methods/session/get-outcomes.method.js";
 import { GetStateMethod } from "../../methods/session/get-state.method.js";
@@ -37,6 +39,7 @@ function sessionMock(): jest.Mocked<SessionPort> {
     setBudget: jest.fn(() => ({ limits: {}, used: { run: {}, session: {} }, left: {}, exceeded: null }) as never),
     getUsage: jest.fn(() => USAGE),
     getContext: jest.fn(() => null),
+    compact: jest.fn(async () => ({ summary: "the gist", firstKeptEntryId: "e7", tokensBefore: 900 })),
   };
 }
 
@@ -45,6 +48,21 @@ const USAGE = { session: TOTALS, run: { ...TOTALS, active: false }, children: { 
 const PNG = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" as const };
 
 describe("session family handlers", () => {
+  it("session.compact hands the instructions (or none) to the session and answers its compaction", async () => {
+    const session = sessionMock();
+    const handler = resolveHandler(CompactMethod, { [SESSION]: session });
+    await expect(handler.handle({ instructions: "keep the file names" })).resolves.toEqual({ summary: "the gist", firstKeptEntryId: "e7", tokensBefore: 900 });
+    await handler.handle(undefined);
+    await handler.handle({});
+    expect(session.compact.mock.calls).toEqual([["keep the file names"], [undefined], [undefined]]);
+  });
+
+  it("session.compact passes the session's refusal through", async () => {
+    const session = sessionMock();
+    session.compact.mockRejectedValueOnce(new RpcError("operation_failed", "session is running; wait until it is idle"));
+    await expect(resolveHandler(CompactMethod, { [SESSION]: session }).handle({})).rejects.toMatchObject({ code: "operation_failed" });
+  });
+
   it("session.get_state returns the port's state", () => {
     const session = sessionMock();
     expect(resolveHandler(GetStateMethod, { [SESSION]: session }).handle()).toEqual({ sessionId: "s", ...SPEC_READY_STATE });

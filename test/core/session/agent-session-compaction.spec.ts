@@ -86,7 +86,11 @@ describe("AgentSession compaction", () => {
     runtime.respond(runtime.text("r1"), runtime.text("r2"), runtime.text("MANUAL SUMMARY"), runtime.text("r3"));
     await harness.ask("one");
     await harness.ask("two");
-    await expect(session.compact()).resolves.toBe(true);
+    const result = await session.compact("keep the names");
+    const [entry] = compactions(harness);
+    expect(result).toEqual({ summary: "MANUAL SUMMARY", firstKeptEntryId: entry!.firstKeptEntryId, tokensBefore: entry!.tokensBefore });
+    // The instructions reach the summariser, after its own.
+    expect(textOf(runtime.contexts[2].messages[0])).toMatch(/Additional instructions from the user for this summary:\nkeep the names$/);
     expect(harness.ofType("compaction_end").at(-1)).toEqual({ type: "compaction_end", reason: "manual", summary: "MANUAL SUMMARY" });
     expect(session.getState().activity).toEqual({ type: "idle" });
 
@@ -100,9 +104,19 @@ describe("AgentSession compaction", () => {
     const interrupted = session.interrupt();
     held.release();
     await interrupted;
-    await expect(compacting).resolves.toBe(false);
+    await expect(compacting).rejects.toMatchObject({ code: "operation_failed", message: "the compaction was interrupted" });
     expect(harness.ofType("compaction_end").at(-1)).toEqual({ type: "compaction_end", reason: "manual", aborted: true });
     expect(compactions(harness)).toHaveLength(1);
+    expect(session.getState().activity).toEqual({ type: "idle" });
+  });
+
+  it("a manual compaction with nothing old enough says so and writes nothing", async () => {
+    harness = await SessionHarness.create();
+    const { runtime, session } = harness;
+    runtime.respond(runtime.text("r1"));
+    await harness.ask("only one");
+    await expect(session.compact()).rejects.toMatchObject({ code: "operation_failed", message: expect.stringMatching(/^nothing was compacted: nothing to compact/) });
+    expect(compactions(harness)).toEqual([]);
     expect(session.getState().activity).toEqual({ type: "idle" });
   });
 
