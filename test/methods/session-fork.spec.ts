@@ -52,7 +52,9 @@ describe("session.fork's switch option", () => {
 describe("SessionTree.fork without switching", () => {
   let dir: string;
   let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
+  beforeEach(() => {
+    ({ dir, cleanup } = tempDir());
+  });
   afterEach(() => cleanup());
 
   function tree(sessionsDir: string | null) {
