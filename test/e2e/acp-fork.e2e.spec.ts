@@ -102,4 +102,14 @@ describe("ACP session/fork (UNSTABLE in the SDK), driven by the official SDK cli
     // Idle again: the fork is taken (an empty-but-started session forks as what it journaled).
     await expect(fork(zi, { sessionId, cwd })).resolves.toMatchObject({ sessionId: expect.any(String) });
   });
+
+  it("the unstable schema's `acp` MCP transport (which the unstable agent parses) is reported as not connected, never dropped", async () => {
+    const zi = await AcpZi.start();
+    started.push(zi);
+    await zi.initialize();
+    const servers = [{ type: "acp", name: "editor-side", serverId: "s1" }] as unknown as Parameters<AcpZi["newSession"]>[1];
+    const { sessionId } = await zi.newSession(AcpZi.dir("zi-acp-project-"), servers);
+    await zi.until(() => zi.messageText(sessionId).includes("MCP servers not connected"));
+    expect(zi.messageText(sessionId)).toBe("MCP servers not connected: editor-side. editor-side: ACP servers are not supported; use Streamable HTTP or stdio\n");
+  });
 });
