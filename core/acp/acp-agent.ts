@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
-import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk";
-import type * as acp from "@agentclientprotocol/sdk";
+// The unstable entry: the same v1 agent with the unstable methods (`session/fork`) registrable too.
+import { PROTOCOL_VERSION, RequestError, agent } from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { SessionModule } from "../boot/session-module.js";
 import { RpcError } from "../kernel/rpc-error.js";
 import type { ZiMethodClient, ZiMethods } from "../boot/in-process-methods.js";
@@ -62,6 +63,7 @@ export class AcpAgent {
       .onRequest("session/new", ({ params, client }) => this.guard(() => this.newSession(params, client)))
       .onRequest("session/load", ({ params, client }) => this.guard(() => this.loadSession(params, client)))
       .onRequest("session/resume", ({ params, client }) => this.guard(() => this.resumeSession(params, client)))
+      .onRequest("session/fork", ({ params, client }) => this.guard(() => this.forkSession(params, client)))
       .onRequest("session/list", ({ params }) => this.guard(() => this.list(params.cwd ?? undefined, params.cursor ?? undefined)))
       .onRequest("session/close", ({ params }) => this.guard(() => this.closeSession(params.sessionId)))
       .onRequest("session/prompt", ({ params }) => this.guard(() => this.prompt(params)))
@@ -108,7 +110,8 @@ export class AcpAgent {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        // `fork` is UNSTABLE in the SDK (2.4): its schema is the unstable one (docs/acp.md).
+        sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {} },
       },
       agentInfo: { name: "zi", title: "Zi", version: this.options.version },
       authMethods: [],
@@ -159,6 +162,23 @@ export class AcpAgent {
   private async resumeSession(params: acp.ResumeSessionRequest, client: acp.AgentContext): Promise<acp.ResumeSessionResponse> {
     const session = await this.reopen(params.sessionId, absolute(params.cwd), client, params.mcpServers ?? []);
     return { modes: session.permissions.modes(), configOptions: await session.config.list() };
+  }
+
+  /**
+   * `session/fork` (UNSTABLE in the SDK): the source's journal from the root to its leaf, copied by Zi's
+   * `session.fork { switch: false }`, opened as a new live session the way `session/load` opens a
+   * journal, without the replay (the client asked for a new session). The source stays as it is. Only
+   * a live, idle source, in the same cwd: what a running turn has not journaled yet is not forked.
+   */
+  private async forkSession(params: acp.ForkSessionRequest, client: acp.AgentContext): Promise<acp.ForkSessionResponse> {
+    const cwd = absolute(params.cwd);
+    const source = this.sessions.get(params.sessionId);
+    if (source === undefined || source.closing) throw RequestError.invalidParams(undefined, `session ${params.sessionId} is not open: session/load or session/resume it first`);
+    if (source.cwd !== cwd) throw RequestError.invalidParams(undefined, `session ${params.sessionId} belongs to ${source.cwd}, not ${cwd}`);
+    if (source.busy) throw RequestError.invalidRequest(undefined, "the session is running a prompt");
+    source.lastUsed = Date.now();
+    const session = await this.open(cwd, await source.forkJournal(), client, params.mcpServers ?? []);
+    return { sessionId: session.id, modes: session.permissions.modes(), configOptions: await session.config.list() };
   }
 
   /**

@@ -1,4 +1,5 @@
-import type * as acp from "@agentclientprotocol/sdk";
+// The unstable schema's servers (what the agent app parses), which add an `acp` transport.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 /** The MCP family's `mcp.add`, as the session's method client calls it (undefined without the MCP plugin). */
 export type McpAdd = (name: string, config: Record<string, unknown>) => Promise<unknown>;
 
@@ -10,7 +11,8 @@ const record = (pairs: readonly { name: string; value: string }[]): Record<strin
  * advertised), so such an entry has no configuration.
  */
 export function mcpServerConfig(server: acp.McpServer): Record<string, unknown> | undefined {
-  if ("type" in server && server.type === "sse") return undefined;
+  // SSE, and the unstable schema's `acp` transport: not transports the MCP plugin speaks.
+  if ("type" in server && server.type !== "http") return undefined;
   if ("url" in server) return { url: server.url, headers: record(server.headers) };
   return { command: server.command, args: [...server.args], env: record(server.env) };
 }
@@ -25,7 +27,7 @@ export async function addMcpServers(add: McpAdd | undefined, servers: readonly a
   for (const server of servers) {
     const config = mcpServerConfig(server);
     if (!add) failed.push({ name: server.name, problem: "the MCP plugin is not loaded" });
-    else if (!config) failed.push({ name: server.name, problem: "SSE servers are not supported; use Streamable HTTP or stdio" });
+    else if (!config) failed.push({ name: server.name, problem: `${"type" in server ? server.type.toUpperCase() : "these"} servers are not supported; use Streamable HTTP or stdio` });
     else {
       try {
         await add(server.name, config);

@@ -1,5 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import type * as acp from "@agentclientprotocol/sdk";
+import type { McpServer } from "@agentclientprotocol/sdk/unstable";
 import type { SessionModule } from "../boot/session-module.js";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import type { PermissionRequest } from "../wire/session-types.js";
@@ -26,7 +27,8 @@ export interface AcpSessionLinks {
   startup: Promise<void>;
   /** The options journaled by an earlier connection (a loaded or resumed session). */
   restored?: AcpPermissionOptions;
-  mcpServers: readonly acp.McpServer[];
+  /** As the agent app parses them (the unstable schema, for `session/fork`). */
+  mcpServers: readonly McpServer[];
   askPermission: PermissionAsker;
   /** Whether the client presents `notice` updates (`session.notices`). */
   notices: boolean;
@@ -182,6 +184,18 @@ export class AcpSession {
       this.running = false;
       this.lastUsed = Date.now();
     }
+  }
+
+  /**
+   * `session/fork`: Zi's `session.fork` at the current leaf without switching, so this session stays as
+   * it is; answers the new journal's file, for the agent to open as a session of its own.
+   */
+  async forkJournal(): Promise<string> {
+    const methods = this.links.methods;
+    const { leafId } = await methods.call("session.get_tree", { start: 0, limit: 1 });
+    const fork = await methods.call("session.fork", { entryId: leafId, switch: false });
+    if (fork.path === null) throw new RequestError(-32603, "the fork has no journal file");
+    return fork.path;
   }
 
   /** `session/cancel`: interrupts the run (and a running command); the prompt then answers `cancelled`. */

@@ -23,7 +23,8 @@ export interface SessionsPort {
   list(scope: SessionListScope, start: number, limit: number): Promise<SessionListPage>;
   getTree(start: number, limit: number): TreePage;
   navigate(entryId: string, summary: string | undefined): Promise<LeafMove>;
-  fork(entryId: string): Promise<SessionSwitch>;
+  /** `switchTo` false: the new journal is written and described, the connection's session stays. */
+  fork(entryId: string, switchTo: boolean): Promise<SessionSwitch>;
   newSession(): Promise<SessionSwitch>;
   switchSession(target: { path?: string; id?: string }): Promise<SessionSwitch>;
   rewind(entryId: string, restore: RewindRestore, force: boolean): Promise<RewindResult>;

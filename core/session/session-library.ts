@@ -44,8 +44,8 @@ export class SessionLibrary implements SessionsPort {
     return this.tree().navigate(entryId, summary);
   }
 
-  fork(entryId: string): Promise<SessionSwitch> {
-    return this.tree().fork(entryId);
+  fork(entryId: string, switchTo: boolean): Promise<SessionSwitch> {
+    return this.tree().fork(entryId, switchTo);
   }
 
   newSession(): Promise<SessionSwitch> {

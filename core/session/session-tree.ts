@@ -80,11 +80,22 @@ export class SessionTree implements Omit<SessionsPort, "list"> {
     return { leafId: entry.id, messageCount: this.journal.messageCount };
   }
 
-  async fork(entryId: string): Promise<SessionSwitch> {
+  /**
+   * Idle only, switching or not (a fork taken mid-turn could end in a tool call without its result).
+   * Without `switchTo` the new journal is written, synced and closed, and described: it needs a file.
+   */
+  async fork(entryId: string, switchTo: boolean): Promise<SessionSwitch> {
     this.session.assertIdle();
     this.entry(entryId);
     const path = this.journal.pathTo(entryId)!.filter((entry) => entry.type !== "session");
     const dir = this.options.sessionsDir;
+    if (!switchTo) {
+      if (dir === null) throw new RpcError("operation_failed", "a fork that does not switch needs a journal file, and this connection keeps its sessions in memory (--no-session)");
+      const written = SessionJournal.fork(dir, randomUUID(), this.journal.cwd, path, this.journal.file, { redact: this.options.redact });
+      const result = SessionTree.describe(written);
+      written.close();
+      return result;
+    }
     const next =
       dir === null
         ? SessionJournal.inMemory(randomUUID(), this.journal.cwd, { redact: this.options.redact })
@@ -174,7 +185,11 @@ export class SessionTree implements Omit<SessionsPort, "list"> {
   }
 
   private switchResult(): SessionSwitch {
-    return { sessionId: this.journal.sessionId, path: this.journal.file, leafId: this.journal.leafId, messageCount: this.journal.messageCount };
+    return SessionTree.describe(this.journal);
+  }
+
+  private static describe(journal: SessionJournal): SessionSwitch {
+    return { sessionId: journal.sessionId, path: journal.file, leafId: journal.leafId, messageCount: journal.messageCount };
   }
 
   private entry(entryId: string): JournalEntry {

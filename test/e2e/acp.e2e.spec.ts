@@ -74,14 +74,14 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(await zi.close()).toBe(0);
   });
 
-  it("advertises only what is wired: images, no audio, MCP over stdio and HTTP (not SSE); embedded context, list, resume, close", async () => {
+  it("advertises only what is wired: images, no audio, MCP over stdio and HTTP (not SSE); embedded context, list, resume, close, fork", async () => {
     const zi = await start();
     const init = await zi.initialize();
     expect(init.agentCapabilities).toEqual({
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
-      sessionCapabilities: { list: {}, resume: {}, close: {} },
+      sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {} },
     });
     expect(init.agentInfo).toMatchObject({ name: "zi" });
     expect(init.authMethods).toEqual([]);

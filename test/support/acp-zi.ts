@@ -12,41 +12,58 @@ export const ZI_BIN = resolve("dist/bin/zi.js");
 type Json = Record<string, unknown>;
 
 /**
+ * The methods Zi serves that the SDK ships as UNSTABLE: absent from the stable v1 schema, their
+ * messages are checked against the unstable v1 schema the SDK ships beside it (and nothing else is).
+ */
+const UNSTABLE_METHODS = new Set(["session/fork"]);
+
+/**
  * The v1 JSON Schema shipped in @agentclientprotocol/sdk, compiled once: every message Zi writes is
  * checked as an agent message, and each part by its own definition (a result by its method's
- * response, a `session/update` as a SessionNotification, a request by its method's request).
+ * response, a `session/update` as a SessionNotification, a request by its method's request). The
+ * messages of UNSTABLE_METHODS are checked the same way against the unstable schema.
  */
 class AcpSchema {
   private static instance: AcpSchema | undefined;
   private readonly defs: Record<string, Json>;
+  private readonly unstableDefs: Record<string, Json>;
   private readonly ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
   private constructor() {
-    const file = createRequire(import.meta.url).resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
-    const schema = JSON.parse(readFileSync(file, "utf8")) as Json & { $defs: Record<string, Json> };
+    const load = (name: string) => JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`@agentclientprotocol/sdk/schema/v1/${name}`), "utf8")) as Json & { $defs: Record<string, Json> };
+    const schema = load("schema.json");
+    const unstable = load("schema.unstable.json");
     this.defs = schema.$defs;
+    this.unstableDefs = unstable.$defs;
     this.ajv.addSchema({ ...schema, $id: "acp-v1" });
+    this.ajv.addSchema({ ...unstable, $id: "acp-v1-unstable" });
   }
 
   static get(): AcpSchema {
     return (AcpSchema.instance ??= new AcpSchema());
   }
 
+  /** The schema a method's messages are checked against. */
+  static schemaOf(method: string | undefined): "acp-v1" | "acp-v1-unstable" {
+    return method !== undefined && UNSTABLE_METHODS.has(method) ? "acp-v1-unstable" : "acp-v1";
+  }
+
   /** The definition named by `x-method` and `x-side` (`...Request` or `...Response`). */
   defFor(method: string, suffix: "Request" | "Response", side: "agent" | "client"): string {
-    const name = Object.keys(this.defs).find((key) => key.endsWith(suffix) && this.defs[key]!["x-method"] === method && this.defs[key]!["x-side"] === side);
+    const defs = AcpSchema.schemaOf(method) === "acp-v1" ? this.defs : this.unstableDefs;
+    const name = Object.keys(defs).find((key) => key.endsWith(suffix) && defs[key]!["x-method"] === method && defs[key]!["x-side"] === side);
     if (name === undefined) throw new Error(`no ${suffix} definition for ${method}`);
     return name;
   }
 
-  check(ref: string, value: unknown): string[] {
-    let validate = this.compiled.get(ref);
+  check(ref: string, value: unknown, schema: "acp-v1" | "acp-v1-unstable" = "acp-v1"): string[] {
+    let validate = this.compiled.get(schema + ref);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: `acp-v1${ref}` });
-      this.compiled.set(ref, validate);
+      validate = this.ajv.compile({ $ref: `${schema}${ref}` });
+      this.compiled.set(schema + ref, validate);
     }
-    return validate(value) ? [] : (validate.errors ?? []).slice(0, 5).map((error) => `${ref} ${error.instancePath} ${error.message}`);
+    return validate(value) ? [] : (validate.errors ?? []).slice(0, 5).map((error) => `${schema}${ref} ${error.instancePath} ${error.message}`);
   }
 }
 
@@ -208,15 +225,14 @@ export class AcpZi {
     const schema = AcpSchema.get();
     const problems: string[] = [];
     for (const message of written) {
-      problems.push(...schema.check("#/anyOf/0", message));
+      const answered = typeof message.method === "string" ? undefined : requests.get(message.id);
+      const of = AcpSchema.schemaOf(typeof message.method === "string" ? message.method : answered);
+      problems.push(...schema.check("#/anyOf/0", message, of));
       if (message.method === "session/update") problems.push(...schema.check("#/$defs/SessionNotification", message.params));
-      else if (typeof message.method === "string") problems.push(...schema.check(`#/$defs/${schema.defFor(message.method, "Request", "client")}`, message.params));
+      else if (typeof message.method === "string") problems.push(...schema.check(`#/$defs/${schema.defFor(message.method, "Request", "client")}`, message.params, of));
       else if ("error" in message) problems.push(...schema.check("#/$defs/Error", message.error));
-      else {
-        const method = requests.get(message.id);
-        if (method === undefined) problems.push(`a response to an unknown request ${JSON.stringify(message.id)}`);
-        else problems.push(...schema.check(`#/$defs/${schema.defFor(method, "Response", "agent")}`, message.result));
-      }
+      else if (answered === undefined) problems.push(`a response to an unknown request ${JSON.stringify(message.id)}`);
+      else problems.push(...schema.check(`#/$defs/${schema.defFor(answered, "Response", "agent")}`, message.result, of));
     }
     return problems;
   }
