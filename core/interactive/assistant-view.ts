@@ -1,19 +1,26 @@
-import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
-import { markdownTheme, style } from "./ansi-style.js";
+import { Container, Text } from "@mariozechner/pi-tui";
+import { codeHighlighter, markdownTheme, style } from "./ansi-style.js";
+import { CachedMarkdown } from "./cached-markdown.js";
 import { textOf } from "./message-text.js";
+import { TokenLinesCache } from "./token-lines-cache.js";
 
 /**
  * An assistant reply as it streams: its text as markdown, and its thinking folded to one line unless
  * expanded. While it streams, the text is cut at paragraph breaks outside code fences: what is before
  * the last break is parsed once into a markdown part of its own, and only the paragraph still growing
  * is parsed again on each frame, so the cost of a delta does not grow with the answer. The whole
- * message (message_end) is then rendered as one document; pi-tui redraws only the lines that changed.
+ * message (message_end) is then rendered as one document; its blocks that a part already drew (same
+ * text, same block after it) are taken from the parts' TokenLinesCache instead of being laid out and
+ * highlighted again. pi-tui redraws only the lines that changed.
  */
 export class AssistantView extends Container {
   private readonly thinkingLine = new Text("", 1, 0);
   private readonly text = new Container();
-  private live = new Markdown("", 1, 0, markdownTheme);
+  private readonly blockLines = new TokenLinesCache(() => codeHighlighter.ready);
+  private live = this.markdown("");
   private settledLength = 0;
+  /** The whole message is drawn once from the cache; afterwards the cache is let go. */
+  private ended = false;
   private dirty = false;
   private readonly error = new Text("", 1, 0);
   private readonly blocks = new Map<number, { kind: "text" | "thinking"; text: string }>();
@@ -37,7 +44,12 @@ export class AssistantView extends Container {
 
   override render(width: number): string[] {
     if (this.dirty) this.refresh();
-    return super.render(width);
+    const lines = super.render(width);
+    if (this.ended) {
+      this.live.cache = undefined;
+      this.blockLines.clear();
+    }
+    return lines;
   }
 
   /** The whole message (message_end): authoritative over the deltas. */
@@ -53,13 +65,14 @@ export class AssistantView extends Container {
     if (message.stopReason === "aborted") this.error.setText(style.yellow("interrupted"));
     // One document again, parsed once: the final rendering does not depend on where the cuts fell.
     this.text.clear();
-    this.live = new Markdown("", 1, 0, markdownTheme);
+    this.live = this.markdown("");
     this.text.addChild(this.live);
     this.settledLength = 0;
+    this.ended = true;
     this.refresh(true);
   }
 
-  refresh(whole = false): void {
+  refresh(whole = this.ended): void {
     this.dirty = false;
     const of = (kind: "text" | "thinking") => [...this.blocks.entries()].sort(([a], [b]) => a - b).filter(([, block]) => block.kind === kind).map(([, block]) => block.text);
     const thinking = of("thinking").join("\n").trim();
@@ -71,7 +84,15 @@ export class AssistantView extends Container {
     this.live.setText(text.slice(this.settledLength));
   }
 
-  /** Moves the finished paragraphs (before the last blank line outside a code fence) into a part of their own. */
+  private markdown(text: string): CachedMarkdown {
+    return new CachedMarkdown(text, 1, 0, markdownTheme, this.blockLines);
+  }
+
+  /**
+   * Moves the finished paragraphs (before the last blank line outside a code fence) into a part of
+   * their own. A part keeps its blank lines (a blank-line block of its own, as in the whole document),
+   * so its blocks are the whole message's blocks and the final rendering can reuse them.
+   */
   private settle(text: string): void {
     let cut = -1;
     let fences = 0;
@@ -84,16 +105,17 @@ export class AssistantView extends Container {
         at = fence + 3;
         continue;
       }
-      if (fences % 2 === 0) cut = gap + 2;
-      at = gap + 2;
+      let end = gap + 2;
+      while (text[end] === "\n") end++;
+      if (fences % 2 === 0) cut = end;
+      at = end;
     }
     if (cut <= this.settledLength) return;
-    const part = text.slice(this.settledLength, cut).trim();
+    const part = text.slice(this.settledLength, cut);
     this.settledLength = cut;
-    if (part === "") return;
+    if (part.trim() === "") return;
     this.text.removeChild(this.live);
-    if (this.text.children.length > 0) this.text.addChild(new Spacer(1));
-    this.text.addChild(new Markdown(part, 1, 0, markdownTheme));
+    this.text.addChild(this.markdown(part));
     this.text.addChild(this.live);
   }
 }

@@ -43,9 +43,17 @@ const TOKEN = /<span class="hljs-([^"]+)">|<\/span>|&(?:lt|gt|amp|quot|#x27|#39)
 export class CodeHighlighter {
   private hljs: HLJSApi | undefined;
 
-  load(): void {
-    import("highlight.js/lib/common").then(
-      (module) => (this.hljs = (module as unknown as { default: HLJSApi }).default),
+  /** Whether highlight.js has loaded (code drawn before is plain). */
+  get ready(): boolean {
+    return this.hljs !== undefined;
+  }
+
+  /** Settles once highlight.js is loaded, or has failed to load (code stays plain then). */
+  load(): Promise<void> {
+    return import("highlight.js/lib/common").then(
+      (module) => {
+        this.hljs = (module as unknown as { default: HLJSApi }).default;
+      },
       () => undefined, // plain code blocks then
     );
   }
