@@ -142,10 +142,21 @@ if (parsed === "help") {
   };
   const options = parsed;
   // What the first session needs, loaded while the editor initializes (it prompts right after
-  // session/new): the plugins' modules and the default model's provider path.
+  // session/new): the default model's provider path, and every module the session's wiring and its
+  // plugins' activation import (nothing of them run; a module that fails to load fails the session).
   setImmediate(() => {
-    void import("../plugins/builtin-plugins.js").catch(() => undefined);
-    void import("../core/models/default-model-warm-up.js").then(({ warmDefaultModel }) => warmDefaultModel(paths, env));
+    const warmed = import("../core/models/default-model-warm-up.js").then(({ warmDefaultModel }) => warmDefaultModel(paths, env));
+    void (async () => {
+      await warmed;
+      await import("reflect-metadata");
+      const [{ builtinPlugins }] = await Promise.all([
+        import("../plugins/builtin-plugins.js"),
+        import("../methods/builtin-families.js"),
+        import("../core/extensions/plugin-composition.js"),
+        import("../core/boot/method-wiring.js"),
+      ]);
+      await Promise.all(builtinPlugins().map((plugin: ZiPlugin) => plugin.preload?.()));
+    })().catch(() => undefined);
   });
   const { connectInProcess, sessionLister } = await import("../core/boot/in-process-methods.js");
   const createSession = async (request: { cwd: string; sessionFile?: string }) => {

@@ -11,8 +11,11 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 // Left to node_modules: the provider SDKs pi-ai loads only when a real provider streams, and jiti,
-// which loads only for extension files and reads its own files at run time.
-const EXTERNAL = ["jiti", "openai", "@anthropic-ai/sdk", "@google/genai", "@mistralai/mistralai", "@aws-sdk/*", "@smithy/*", "proxy-agent", "undici"];
+// which loads only for extension files and reads its own files at run time. Not the `openai` SDK: the
+// OpenAI APIs (chat completions, Responses) are what most providers and local servers speak, and its
+// 115 modules loaded one by one were most of a first prompt's wait (docs/performance.md); bundled, it
+// is one more lazily loaded chunk, read only when such a provider is resolved.
+const EXTERNAL = ["jiti", "@anthropic-ai/sdk", "@google/genai", "@mistralai/mistralai", "@aws-sdk/*", "@smithy/*", "proxy-agent", "undici"];
 
 rmSync(`${root}dist/bin/chunks`, { recursive: true, force: true });
 const result = await build({

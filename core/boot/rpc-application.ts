@@ -46,7 +46,7 @@ export interface RpcApplicationOptions {
  * The composition root of RPC mode. The kernel is built at once and writes `ready`; the DI container and
  * the method families load right after, and the first request is admitted once they are wired. The
  * module's deferred startup (plugins and extensions, whose `extension_error` events follow `ready`) runs
- * side by side: only methods marked `awaitsStartup` wait for it (admission holds at them, in order).
+ * after that: only methods marked `awaitsStartup` wait for it (admission holds at them, in order).
  */
 export class RpcApplication {
   readonly server: RpcServer;
@@ -81,8 +81,13 @@ export class RpcApplication {
 
   run(): Promise<number> {
     let readyWritten!: () => void;
-    const startup = new Promise<void>((resolve) => (readyWritten = resolve)).then(() => this.module.afterReady());
-    const exit = this.server.start(this.wire(), startup);
+    const written = new Promise<void>((resolve) => (readyWritten = resolve));
+    const wiring = this.wire();
+    // The deferred startup begins once the method table is handed over, not beside its loading: the
+    // plugins' activation imports the coding tools and delegation, and loaded side by side they delayed
+    // the first response (docs/performance.md). A wiring failure is the server's to report.
+    const startup = Promise.all([written, wiring.catch(() => undefined)]).then(() => this.module.afterReady());
+    const exit = this.server.start(wiring, startup);
     readyWritten();
     return exit;
   }

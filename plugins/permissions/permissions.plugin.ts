@@ -7,13 +7,16 @@ import { permissionFamily } from "./permission.family.js";
  * hooks, and the `permission.*` family through which the client sets it and answers its questions.
  * A factory, so that each Zi (and each test) gets its own gateway and controller.
  */
+// Imported in the deferred startup: the family's handlers need only the gateway.
+const loadController = () => import("./permission-controller.js");
+
 export function createPermissionsPlugin() {
   const gateway = new PermissionGateway();
   return {
     name: "permissions",
+    preload: loadController,
     async extension(zi, services) {
-      // Imported here, in the deferred startup: the family's handlers need only the gateway.
-      const { PermissionController } = await import("./permission-controller.js");
+      const { PermissionController } = await loadController();
       const controller = new PermissionController();
       controller.attach(zi, services, (line) => void process.stderr.write(`${line}\n`));
       if (services) gateway.attach(controller);
