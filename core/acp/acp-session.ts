@@ -3,7 +3,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionModule } from "../boot/session-module.js";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import type { PermissionRequest } from "../wire/session-types.js";
-import type { AgentSessionEvent } from "../wire/session-types.js";
+import type { AgentSessionEvent, SessionEventOf } from "../wire/session-types.js";
 import { AcpConfigOptions } from "./acp-config-options.js";
 import { AcpEventMapper, planUpdate } from "./acp-event-mapper.js";
 import { addMcpServers } from "./acp-mcp-servers.js";
@@ -54,7 +54,7 @@ export class AcpSession {
   private cancelled = false;
   private closed = false;
   private titled: boolean;
-  private runEnded: ((event: AgentSessionEvent) => void) | undefined;
+  private runEnded: ((event: SessionEventOf<"agent_end">) => void) | undefined;
   lastUsed = Date.now();
 
   constructor(
@@ -158,7 +158,7 @@ export class AcpSession {
       const command = await this.slashCommand(text);
       if (!command) {
         // A text-only model: refused before the turn starts, by `session.prompt` itself (invalid params).
-        const ended = new Promise<AgentSessionEvent>((resolve) => (this.runEnded = resolve));
+        const ended = new Promise<SessionEventOf<"agent_end">>((resolve) => (this.runEnded = resolve));
         if (this.cancelled) return "cancelled";
         const methods = this.links.methods;
         const started = methods.call("session.prompt", images.length > 0 ? { delivery: "direct", text, images } : { delivery: "direct", text });

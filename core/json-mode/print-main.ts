@@ -10,7 +10,8 @@ import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js"
 
 type Block = { type: string; text?: string };
 /** The fields of the events print mode reads (docs/events.md). */
-type PrintedEvent = AgentSessionEvent & {
+type PrintedEvent = {
+  type: AgentSessionEvent["type"] | "usage";
   message?: { role: string; content: Block[] | string; stopReason?: string; errorMessage?: string };
   result?: { content?: Block[] };
   isError?: boolean;
