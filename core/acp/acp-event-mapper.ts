@@ -1,5 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentSessionEvent, ContextUsage, WorkPlan } from "../wire/session-types.js";
+import type { AgentSessionEvent, ContextUsage, SessionEventOf, WorkPlan } from "../wire/session-types.js";
 import { AcpFileSnapshots } from "./acp-file-snapshots.js";
 import { type ToolCallDescriber, argumentDiff, changesFiles, toolCallFields, toolPath, toolResultContent } from "./acp-tool-calls.js";
 import type { ToolCallInfo } from "../wire/session-types.js";
@@ -86,30 +86,59 @@ export class AcpEventMapper {
       }
       await this.messageEnd(message, false);
     } else if (message.role === "toolResult" && typeof message.toolCallId === "string") {
-      await this.toolEnd({ type: "tool_execution_end", toolCallId: message.toolCallId, result: { content: message.content, details: message.details }, isError: message.isError === true });
+      await this.toolEnd({ toolCallId: message.toolCallId, result: { content: message.content, details: message.details }, isError: message.isError === true });
     }
   }
 
+  /**
+   * One live event. The switch names every event type (the union core/wire/event-schemas.ts derives):
+   * a new type fails to compile here until it is mapped or listed among those ACP has no update for.
+   */
   async handle(event: AgentSessionEvent): Promise<void> {
     switch (event.type) {
       case "message_update":
-        return this.delta(event.assistantMessageEvent as { type?: string; delta?: unknown } | undefined);
+        return this.delta(event.assistantMessageEvent);
       case "message_end":
         return this.messageEnd(event.message as { role?: string; content?: unknown; stopReason?: string; usage?: { cost?: { total?: number } } });
       case "tool_execution_start":
-        return this.toolStart(event.toolCallId as string, event.toolName as string, (event.args ?? {}) as Record<string, unknown>, event.call as ToolCallInfo | undefined);
+        return this.toolStart(event.toolCallId, event.toolName, (event.args ?? {}) as Record<string, unknown>, event.call);
       case "tool_execution_update":
-        return this.toolProgress(event.toolCallId as string, event.partialResult as { content?: unknown; details?: unknown } | undefined);
+        return this.toolProgress(event.toolCallId, event.partialResult as { content?: unknown; details?: unknown } | undefined);
       case "tool_execution_end":
         return this.toolEnd(event);
       case "work_plan_changed":
-        return this.send(planUpdate(event.workPlan as WorkPlan));
+        return this.send(planUpdate(event.workPlan));
       case "auto_retry_start":
         return this.notice("warning", `Retrying the model call (attempt ${String(event.attempt)} of ${String(event.maxAttempts)})`, event.errorMessage);
       case "extension_error":
-        return this.notice("error", `Extension ${String(event.extension)} failed`, event.error);
-      default:
+        return this.notice("error", `Extension ${event.extension} failed`, event.error);
+      // No session/update for these: the prompt's answer, the permission requests and ACP's own
+      // methods carry what an editor needs of them.
+      case "agent_start":
+      case "turn_start":
+      case "message_start":
+      case "turn_end":
+      case "agent_end":
+      case "queue_update":
+      case "activity_changed":
+      case "model_changed":
+      case "thinking_level_changed":
+      case "compaction_start":
+      case "compaction_end":
+      case "auto_retry_end":
+      case "entry_appended":
+      case "leaf_changed":
+      case "session_switched":
+      case "operation_outcome":
+      case "mcp_server_changed":
+      case "permission_requested":
+      case "permission_resolved":
         return undefined;
+      default: {
+        const unhandled: never = event;
+        void unhandled;
+        return undefined;
+      }
     }
   }
 
@@ -157,10 +186,10 @@ export class AcpEventMapper {
     await this.send({ sessionUpdate: "tool_call_update", toolCallId, content, ...(partial?.details === undefined ? {} : { rawOutput: partial.details }) });
   }
 
-  private async toolEnd(event: AgentSessionEvent): Promise<void> {
-    const toolCallId = event.toolCallId as string;
+  private async toolEnd(event: Pick<SessionEventOf<"tool_execution_end">, "toolCallId" | "result" | "isError">): Promise<void> {
+    const toolCallId = event.toolCallId;
     const result = (event.result ?? {}) as { content?: unknown; details?: unknown };
-    const failed = event.isError === true;
+    const failed = event.isError;
     const content = toolResultContent(result.content);
     const call = this.calls.get(toolCallId);
     this.calls.delete(toolCallId);

@@ -4,7 +4,7 @@ import type { McpServer } from "@agentclientprotocol/sdk/unstable";
 import type { SessionModule } from "../boot/session-module.js";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import type { PermissionRequest } from "../wire/session-types.js";
-import type { AgentSessionEvent } from "../wire/session-types.js";
+import type { AgentSessionEvent, SessionEventOf } from "../wire/session-types.js";
 import { AcpConfigOptions } from "./acp-config-options.js";
 import { AcpEventMapper, planUpdate } from "./acp-event-mapper.js";
 import { addMcpServers } from "./acp-mcp-servers.js";
@@ -56,7 +56,7 @@ export class AcpSession {
   private cancelled = false;
   private closed = false;
   private titled: boolean;
-  private runEnded: ((event: AgentSessionEvent) => void) | undefined;
+  private runEnded: ((event: SessionEventOf<"agent_end">) => void) | undefined;
   lastUsed = Date.now();
 
   constructor(
@@ -160,7 +160,7 @@ export class AcpSession {
       const command = await this.slashCommand(text);
       if (!command) {
         // A text-only model: refused before the turn starts, by `session.prompt` itself (invalid params).
-        const ended = new Promise<AgentSessionEvent>((resolve) => (this.runEnded = resolve));
+        const ended = new Promise<SessionEventOf<"agent_end">>((resolve) => (this.runEnded = resolve));
         if (this.cancelled) return "cancelled";
         const methods = this.links.methods;
         const started = methods.call("session.prompt", images.length > 0 ? { delivery: "direct", text, images } : { delivery: "direct", text });

@@ -17,7 +17,7 @@ export async function replayTranscript(client: SessionClient, chat: ChatLog): Pr
       if (message.role !== "assistant") continue;
       chat.apply({ type: "message_end", message });
       for (const block of Array.isArray(message.content) ? message.content : []) {
-        if (block.type === "toolCall") chat.apply({ type: "tool_execution_start", toolCallId: block.id, toolName: block.name, args: block.arguments });
+        if (block.type === "toolCall") chat.apply({ type: "tool_execution_start", toolCallId: block.id, toolName: block.name, args: block.arguments, call: { kind: "other", title: block.name, locations: [] } });
       }
     }
     start = page.nextStart;

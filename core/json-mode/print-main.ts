@@ -13,9 +13,6 @@ import type { ProcessShell } from "../shell/process-shell.js";
 import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
 import type { RunResult } from "./run-result-line.js";
 
-type Block = { type: string; text?: string };
-/** The fields of the events print mode reads (docs/events.md). */
-type PrintedEvent = AgentSessionEvent & { result?: { content?: Block[] }; isError?: boolean; toolName?: string };
 
 export interface PrintIo {
   /** Piped stdin, whose text is added to the prompt; undefined when stdin is a terminal. */
@@ -63,11 +60,12 @@ export class PrintMain {
     // The runner hands over each line --mode json would print; print mode keeps stderr notes of what
     // went wrong and the result line, which says how the run ended and what it answered.
     const writeLine = (line: string) => {
-      const event = JSON.parse(line) as PrintedEvent | RunResult;
-      if (event.type === "result") result = event as RunResult;
-      else if (event.type === "tool_execution_end" && (event as PrintedEvent).isError) {
-        const text = (event as PrintedEvent).result?.content?.find((block) => block.type === "text")?.text;
-        this.io.log(`zi: tool ${(event as PrintedEvent).toolName} failed: ${text ?? "(no message)"}`);
+      const event = JSON.parse(line) as AgentSessionEvent | RunResult;
+      if (event.type === "result") result = event;
+      else if (event.type === "tool_execution_end" && event.isError) {
+        const content = (event.result as { content?: { type: string; text?: string }[] } | undefined)?.content;
+        const text = content?.find((block) => block.type === "text")?.text;
+        this.io.log(`zi: tool ${event.toolName} failed: ${text ?? "(no message)"}`);
       }
     };
     const code = await new JsonModeRunner(withThinking(module, this.options.thinking), { writeLine, log: this.io.log }).run(prompt, this.options.model, stop.signal, this.options);

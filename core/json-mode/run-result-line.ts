@@ -1,4 +1,4 @@
-import type { AgentSessionEvent, SessionUsage } from "../wire/session-types.js";
+import type { AgentSessionEvent, SessionEventOf, SessionUsage } from "../wire/session-types.js";
 import type { BudgetHit } from "../wire/budget-types.js";
 import { RUN_EXIT_CODES, type RunStatus } from "./run-exit-codes.js";
 
@@ -28,7 +28,7 @@ export class RunResultLine {
   private text = "";
   /** Children's cost before this run (a resumed session's earlier tasks are not this run's). */
   private childrenCostBefore = 0;
-  private end: AgentSessionEvent | undefined;
+  private end: SessionEventOf<"agent_end"> | undefined;
 
   start(usage: SessionUsage): void {
     this.childrenCostBefore = usage.children.cost;
@@ -36,8 +36,9 @@ export class RunResultLine {
 
   observe(event: AgentSessionEvent): void {
     if (event.type === "agent_end") this.end = event;
-    const message = event.message as { role?: string; content?: { type: string; text?: string }[] } | undefined;
-    if (event.type === "message_end" && message?.role === "assistant") {
+    if (event.type !== "message_end") return;
+    const message = event.message as { role?: string; content?: { type: string; text?: string }[] };
+    if (message.role === "assistant") {
       this.text = (message.content ?? []).flatMap((block) => (block.type === "text" && typeof block.text === "string" ? [block.text] : [])).join("");
     }
   }

@@ -1,4 +1,4 @@
-import type { AgentSessionEvent, QueuedInput } from "../wire/session-types.js";
+import type { AgentSessionEvent, QueuedInput, SessionEventOf } from "../wire/session-types.js";
 
 type PiEvent = (Record<string, unknown> & { type: string }) | EncodedEvent;
 
@@ -22,21 +22,12 @@ const BLOCKS = new Map([
 ] as const);
 
 /**
- * pi events whose fields Zi's events have under the same names: only pi's fields are sent, so what Zi
- * adds to an event (a tool call's `call` card, a delegated child's `delegation`) never reaches a pi client.
+ * Only pi's fields are sent, by name, so what Zi adds to an event (a tool call's `call` card, a delegated
+ * child's `delegation`) never reaches a pi client. The names are checked against the event's type.
  */
-const PI_FIELDS = new Map<string, readonly string[]>([
-  ["turn_end", ["message", "toolResults"]],
-  ["tool_execution_start", ["toolCallId", "toolName", "args"]],
-  ["tool_execution_end", ["toolCallId", "toolName", "result", "isError"]],
-  ["compaction_start", ["reason"]],
-  ["auto_retry_start", ["attempt", "maxAttempts", "delayMs", "errorMessage"]],
-  ["auto_retry_end", ["success", "attempt", "finalError"]],
-]);
-
-function pick(event: AgentSessionEvent): PiEvent {
+function pick<E extends AgentSessionEvent>(event: E, fields: readonly Exclude<keyof E & string, "type">[]): PiEvent {
   const out: Record<string, unknown> = { type: event.type };
-  for (const field of PI_FIELDS.get(event.type)!) if (event[field] !== undefined) out[field] = event[field];
+  for (const field of fields) if (event[field] !== undefined) out[field] = event[field];
   return out as PiEvent;
 }
 
@@ -54,7 +45,9 @@ export class PiEventMapper {
 
   /**
    * The pi events for one Zi event, in order. A Zi event pi has no counterpart for (`activity_changed`,
-   * `entry_appended`, `session_switched`, … and any Zi adds later) maps to none: a pi client never sees it.
+   * `entry_appended`, `session_switched`, …) maps to none: a pi client never sees it. The switch names
+   * every event type of the union core/wire/event-schemas.ts derives, so a type Zi adds later fails to
+   * compile here until it is mapped or listed among the ignored.
    */
   map(event: AgentSessionEvent): PiEvent[] {
     switch (event.type) {
@@ -64,14 +57,14 @@ export class PiEventMapper {
       case "turn_start":
         return [{ type: "turn_start" }];
       case "message_start": {
-        const message = event.message as Record<string, unknown>;
+        const message = event.message as unknown as Record<string, unknown>;
         if (message.role === "assistant") this.partial = { ...message, content: [] };
         return [{ type: "message_start", message }];
       }
       case "message_update":
-        return this.update(event.assistantMessageEvent as { type: string; contentIndex: number; delta: string });
+        return this.update(event.assistantMessageEvent);
       case "message_end": {
-        const message = event.message as Record<string, unknown>;
+        const message = event.message as unknown as Record<string, unknown>;
         const out = this.closeBlock(message);
         this.partial = undefined;
         this.runMessages.push(message);
@@ -79,13 +72,13 @@ export class PiEventMapper {
         return out;
       }
       case "tool_execution_start":
-        this.toolArgs.set(event.toolCallId as string, event.args);
-        return [pick(event)];
+        this.toolArgs.set(event.toolCallId, event.args);
+        return [pick(event, ["toolCallId", "toolName", "args"])];
       case "tool_execution_update":
-        return [{ type: "tool_execution_update", toolCallId: event.toolCallId, toolName: event.toolName, args: this.toolArgs.get(event.toolCallId as string), partialResult: event.partialResult }];
+        return [{ type: "tool_execution_update", toolCallId: event.toolCallId, toolName: event.toolName, args: this.toolArgs.get(event.toolCallId), partialResult: event.partialResult }];
       case "tool_execution_end":
-        this.toolArgs.delete(event.toolCallId as string);
-        return [pick(event)];
+        this.toolArgs.delete(event.toolCallId);
+        return [pick(event, ["toolCallId", "toolName", "result", "isError"])];
       case "agent_end":
         return [{ type: "agent_end", messages: this.runMessages.splice(0) }];
       case "queue_update":
@@ -94,8 +87,31 @@ export class PiEventMapper {
         return [this.compactionEnd(event)];
       case "extension_error":
         return [{ type: "extension_error", extensionPath: event.extension, error: event.error }];
-      default:
-        return PI_FIELDS.has(event.type) ? [pick(event)] : [];
+      case "turn_end":
+        return [pick(event, ["message", "toolResults"])];
+      case "compaction_start":
+        return [pick(event, ["reason"])];
+      case "auto_retry_start":
+        return [pick(event, ["attempt", "maxAttempts", "delayMs", "errorMessage"])];
+      case "auto_retry_end":
+        return [pick(event, ["success", "attempt", "finalError"])];
+      case "activity_changed":
+      case "model_changed":
+      case "thinking_level_changed":
+      case "entry_appended":
+      case "leaf_changed":
+      case "session_switched":
+      case "operation_outcome":
+      case "work_plan_changed":
+      case "mcp_server_changed":
+      case "permission_requested":
+      case "permission_resolved":
+        return [];
+      default: {
+        const unhandled: never = event;
+        void unhandled;
+        return [];
+      }
     }
   }
 
@@ -137,16 +153,15 @@ export class PiEventMapper {
     return new EncodedEvent("message_update", `{"type":"message_update","message":${message},"assistantMessageEvent":${delta.slice(0, -1)},"partial":${message}}}`);
   }
 
-  private compactionEnd(event: AgentSessionEvent): PiEvent {
-    const summary = typeof event.summary === "string" ? event.summary : undefined;
-    const result = summary === undefined ? null : { summary, firstKeptEntryId: event.firstKeptEntryId, tokensBefore: event.tokensBefore, details: event.details };
+  /** Zi's event has no `firstKeptEntryId`, `tokensBefore`, `details` or `willRetry`: pi's result carries the summary alone. */
+  private compactionEnd(event: SessionEventOf<"compaction_end">): PiEvent {
     return {
       type: "compaction_end",
       reason: event.reason,
-      result,
+      result: event.summary === undefined ? null : { summary: event.summary },
       aborted: event.aborted === true,
-      willRetry: event.willRetry === true,
-      ...(typeof event.errorMessage === "string" ? { errorMessage: event.errorMessage } : {}),
+      willRetry: false,
+      ...(event.errorMessage === undefined ? {} : { errorMessage: event.errorMessage }),
     };
   }
 }

@@ -39,6 +39,7 @@ import type {
   SessionUsage,
   WorkPlan,
   WorkPlanStep,
+  SessionEventOf,
 } from "../wire/session-types.js";
 import { ToolRunner } from "./tool-runner.js";
 import { ToolApprovals } from "./tool-approvals.js";
@@ -516,8 +517,10 @@ export class AgentSession implements SessionPort {
     this.usage.endRun();
     this.recordRunOutcome(run, end);
     this.tracker.conclude(end);
-    const event: AgentSessionEvent = { type: "agent_end", reason: end.reason };
-    for (const key of ["errorMessage", "budget", "structured"] as const) if (end[key] !== undefined) event[key] = end[key];
+    const event: SessionEventOf<"agent_end"> = { type: "agent_end", reason: end.reason };
+    if (end.errorMessage !== undefined) event.errorMessage = end.errorMessage;
+    if (end.budget !== undefined) event.budget = end.budget;
+    if (end.structured !== undefined) event.structured = end.structured;
     void this.store.emit(event);
     if (this.run === run) this.run = undefined;
     const announced =

@@ -16,7 +16,7 @@ import type {
   RetryState,
   SessionState,
   ThinkingLevel,
-  WorkPlan, SandboxState } from "../wire/session-types.js";
+  WorkPlan, SandboxState, SessionEventOf } from "../wire/session-types.js";
 
 type WaitingRetry = Extract<RetryState, { type: "waiting" }>;
 type CompactionReason = Extract<CompactionState, { type: "compacting" }>["reason"];
@@ -176,7 +176,7 @@ export class SessionStateStore {
     return this.commit(() => (this.compactionValue = { type: "compacting", reason }), { type: "compaction_start", reason });
   }
 
-  endCompaction(result: { reason: CompactionReason; summary?: string; aborted?: boolean; errorMessage?: string }): Promise<void> {
+  endCompaction(result: { reason: CompactionReason; summary?: string; aborted?: true; errorMessage?: string }): Promise<void> {
     return this.commit(() => (this.compactionValue = { type: "idle" }), { type: "compaction_end", ...result });
   }
 
@@ -194,7 +194,7 @@ export class SessionStateStore {
   }
 
   /** A permission request was settled (`permission_resolved` carries the decision). */
-  closePermissionRequest(requestId: string, resolved: AgentSessionEvent): Promise<void> {
+  closePermissionRequest(requestId: string, resolved: SessionEventOf<"permission_resolved">): Promise<void> {
     return this.commit(() => (this.permissions = this.permissions.filter((request) => request.requestId !== requestId)), resolved);
   }
 

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { AgentSessionEvent, PermissionDecider, PermissionDecision, PermissionRequest } from "../wire/session-types.js";
+import type { SessionEventOf, PermissionDecider, PermissionDecision, PermissionRequest } from "../wire/session-types.js";
 import type { SessionStateStore } from "./session-state-store.js";
 
 /** A request as its asker describes it; the broker adds the ID and the times. */
 export type ApprovalQuestion = Omit<PermissionRequest, "requestId" | "requestedAt" | "expiresAt">;
 
 /** How a question was answered. `no_client`: nobody can answer (`--mode json`), so no request was raised. */
+/** An answer to a raised request: someone could decide it, so never `no_client` (permission_resolved's deciders). */
+type RaisedAnswer = ApprovalAnswer & { decidedBy: PermissionDecider };
+
 export interface ApprovalAnswer {
   decision: PermissionDecision;
   decidedBy: PermissionDecider | "no_client";
@@ -73,7 +76,7 @@ export class ToolApprovals {
   }
 
   /** Settles every pending request `decide` answers (a policy change that now decides them). */
-  settleWhere(decide: (request: PermissionRequest) => ApprovalAnswer | undefined): void {
+  settleWhere(decide: (request: PermissionRequest) => RaisedAnswer | undefined): void {
     for (const { request } of [...this.pending.values()]) {
       const answer = decide(request);
       if (answer) this.settle(request.requestId, answer);
@@ -91,12 +94,12 @@ export class ToolApprovals {
     this.denyAll("disconnect");
   }
 
-  private settle(requestId: string, answer: ApprovalAnswer): boolean {
+  private settle(requestId: string, answer: RaisedAnswer): boolean {
     const entry = this.pending.get(requestId);
     if (!entry) return false;
     this.pending.delete(requestId);
     const { request } = entry;
-    const resolved: AgentSessionEvent = {
+    const resolved: SessionEventOf<"permission_resolved"> = {
       type: "permission_resolved",
       requestId,
       toolCallId: request.toolCallId,

@@ -66,7 +66,8 @@ export interface Schema<T> extends JsonSchema {
 export type SchemaValue<S> = S extends Schema<infer T> ? T : unknown;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
-type ObjectOf<P extends Record<string, JsonSchema>, O extends keyof P> = [keyof P] extends [never]
+/** The value of a closed object schema with these properties (`O` the optional ones). */
+export type ObjectOf<P extends Record<string, JsonSchema>, O extends keyof P> = [keyof P] extends [never]
   ? Record<string, never>
   : Simplify<{ -readonly [K in Exclude<keyof P, O>]: SchemaValue<P[K]> } & { -readonly [K in O]?: SchemaValue<P[K]> }>;
 type Json = string | number | boolean | null;

@@ -6,6 +6,7 @@ import type { BudgetHit, BudgetReport } from "./budget-types.js";
  */
 
 import type { PromptImage } from "./prompt-image.js";
+import type { SessionEvent, SessionEventOf, SessionEventType } from "./event-schemas.js";
 
 export type { PromptImage };
 
@@ -258,14 +259,13 @@ export interface ThinkingSelection {
 }
 
 /**
- * Every event is a plain object with a `type`. The agent loop's events carry pi-ai messages as they are;
- * `message_update` carries only the delta (`assistantMessageEvent: { type, contentIndex, delta }`).
- * The full list and each event's fields are documented in docs/events.md.
+ * Every event is a plain object with a `type`: one of the union core/wire/event-schemas.ts derives from
+ * the events' JSON Schemas (one truth: a field added there reaches the wire description and the compiler).
+ * The agent loop's events carry pi-ai messages as they are; `message_update` carries only the delta.
+ * docs/events.md documents each event's fields.
  */
-export interface AgentSessionEvent {
-  type: string;
-  [field: string]: unknown;
-}
+export type AgentSessionEvent = SessionEvent;
+export type { SessionEventOf, SessionEventType };
 
 /** A listener may return a promise to make the producer wait (output backpressure). */
 export type SessionEventListener = (event: AgentSessionEvent) => void | Promise<void>;

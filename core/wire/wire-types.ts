@@ -23,8 +23,23 @@ import type {
 import type { BudgetHit, BudgetReport, BudgetSettings } from "./budget-types.js";
 import type { ContextSummary } from "./context-summary.js";
 
-/** A journal entry as the wire carries it: an open envelope. */
-export type JournalEntryValue = { id: string; parentId: string | null; timestamp: string; type: string } & Record<string, unknown>;
+/** A journal entry as the wire carries it: an open envelope (no index signature, so the journal's own entry types are assignable). */
+export interface JournalEntryValue {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  type: string;
+}
+
+/**
+ * A pi-ai message as the wire carries it (events, journal entries): the members every role has, the rest
+ * open. Written without an index signature so pi-ai's own message interfaces are assignable to it, and
+ * without pi-ai's types so the wire (and the extension API above it) does not depend on pi-ai.
+ */
+export interface WireMessage {
+  role: "user" | "assistant" | "toolResult";
+  timestamp: number;
+}
 
 /**
  * Every shared definition of the protocol description (`$defs`), by name, with the TypeScript type of
@@ -60,7 +75,7 @@ export interface WireTypes {
   BudgetSettings: BudgetSettings;
   BudgetHit: BudgetHit;
   BudgetReport: BudgetReport;
-  Message: Record<string, unknown>;
+  Message: WireMessage;
   JournalEntry: JournalEntryValue;
   Limits: Record<string, number>;
 }

@@ -4,7 +4,7 @@ import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import type { AgentTool } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
 import type { ChildSession } from "../../core/session/child-session-factory.js";
-import type { AgentSessionEvent, SessionState } from "../../core/wire/session-types.js";
+import type { AgentSessionEvent, SessionEventOf, SessionState } from "../../core/wire/session-types.js";
 import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import type { AgentProfile } from "./agent-profile.js";
 import {
@@ -129,7 +129,7 @@ export class SubagentRun {
 
   private async drive(child: ChildSession, signal: AbortSignal, started: number): Promise<SubagentReport> {
     const session = child.session;
-    let end: AgentSessionEvent | undefined;
+    let end: SessionEventOf<"agent_end"> | undefined;
     const stop = (budget?: string): void => {
       if (budget !== undefined) this.budget ??= budget;
       void session.interrupt();

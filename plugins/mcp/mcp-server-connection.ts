@@ -163,6 +163,7 @@ export class McpServerConnection {
       env: config.env,
       cwd: config.cwd,
       logLine: (line) => this.hooks.logLine(this.name, line),
+      name: `MCP server ${this.name}`,
     });
   }
 

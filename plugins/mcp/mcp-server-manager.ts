@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { nestsDeeperThan } from "../../core/wire/json-depth.js";
+import type { SessionEventOf } from "../../core/wire/session-types.js";
 import type { ZiExtensionApi } from "../../core/extensions/extension-api.js";
 import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
@@ -127,7 +128,7 @@ export class McpServerManager implements McpPort {
   private announce(server: McpServerConnection, note: string | undefined): void {
     if (this.disposed) return;
     const removed = this.servers.get(server.name) !== server;
-    const event: Record<string, unknown> = {
+    const event: SessionEventOf<"mcp_server_changed"> = {
       type: "mcp_server_changed",
       server: server.name,
       state: removed ? "stopped" : server.state,
@@ -137,7 +138,7 @@ export class McpServerManager implements McpPort {
     const collisions = this.collisions.get(server.name);
     const notes = [note, collisions?.length ? `left out: ${collisions.join(", ")}` : undefined].filter(Boolean);
     if (notes.length > 0) event.note = notes.join("; ");
-    void this.services?.session.announce(event as { type: string });
+    void this.services?.session.announce(event);
   }
 
   /** Recomputes what the model is offered: every server's tools under Zi's names, or the one search tool. */

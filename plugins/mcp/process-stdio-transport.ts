@@ -4,6 +4,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ChildStderrLog } from "../shared/child-stderr-log.js";
 import { ProcessGroup } from "../shared/process-group.js";
 import { MCP_LIMITS } from "./mcp-limits.js";
 
@@ -14,13 +15,15 @@ export interface ProcessStdioOptions {
   cwd?: string;
   /** One line of the server's stderr, for Zi's stderr. */
   logLine(line: string): void;
+  /** How the log names the server (`MCP server github`). */
+  name: string;
 }
 
 /**
  * The MCP stdio transport, with what the SDK's own lacks for an agent host: the server leads its own
  * process group (stopping it stops what it started, and Zi's exit sweep kills the group if Zi dies
- * first), its stderr is read line by line into Zi's stderr (never stdout, which is the protocol's) and
- * kept as a tail for failure reasons, a line that is not JSON-RPC is skipped, and an endless line
+ * first), its stderr is read line by line into Zi's stderr (never stdout, which is the protocol's),
+ * bounded and rate-limited (ChildStderrLog), and kept as a tail for failure reasons, a line that is not JSON-RPC is skipped, and an endless line
  * kills the server instead of growing memory.
  */
 export class ProcessStdioTransport implements Transport {
@@ -34,15 +37,16 @@ export class ProcessStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private group: ProcessGroup | undefined;
   private readonly buffer = new ReadBuffer({ maxBufferSize: MCP_LIMITS.maxLineBytes });
-  private stderrTail = "";
-  private stderrPartial = "";
+  private readonly stderrLog: ChildStderrLog;
   private closed = false;
 
-  constructor(private readonly options: ProcessStdioOptions) {}
+  constructor(private readonly options: ProcessStdioOptions) {
+    this.stderrLog = new ChildStderrLog(options.name, (line) => options.logLine(line), MCP_LIMITS.stderrTailBytes);
+  }
 
   /** The last bytes the server wrote to stderr. */
   get stderr(): string {
-    return (this.stderrTail + this.stderrPartial).slice(-MCP_LIMITS.stderrTailBytes).trim();
+    return this.stderrLog.tail;
   }
 
   start(): Promise<void> {
@@ -66,11 +70,10 @@ export class ProcessStdioTransport implements Transport {
       });
       child.stdin!.on("error", (error) => this.onerror?.(error));
       child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
-      child.stderr!.on("data", (chunk: Buffer) => this.readStderr(chunk));
+      child.stderr!.on("data", (chunk: Buffer) => this.stderrLog.push(chunk));
       child.once("close", (code, signal) => {
         this.exitReason = signal ? `was killed by ${signal}` : `exited with code ${code ?? "unknown"}`;
-        if (this.stderrPartial !== "") this.flushStderrLine(this.stderrPartial);
-        this.stderrPartial = "";
+        this.stderrLog.end();
         this.group?.settle();
         this.finish();
       });
@@ -124,23 +127,6 @@ export class ProcessStdioTransport implements Transport {
       if (message === null) return;
       this.onmessage?.(message);
     }
-  }
-
-  private readStderr(chunk: Buffer): void {
-    const lines = (this.stderrPartial + chunk.toString("utf8")).split("\n");
-    this.stderrPartial = lines.pop() ?? "";
-    // A server that never ends a line still cannot grow memory: its partial line is flushed in pieces.
-    if (this.stderrPartial.length > MCP_LIMITS.stderrTailBytes * 8) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = "";
-    }
-    for (const line of lines) this.flushStderrLine(line);
-  }
-
-  private flushStderrLine(line: string): void {
-    const text = line.replace(/\r$/, "");
-    this.options.logLine(text);
-    this.stderrTail = `${this.stderrTail}${text}\n`.slice(-MCP_LIMITS.stderrTailBytes);
   }
 
   private finish(): void {

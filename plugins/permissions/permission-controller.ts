@@ -165,7 +165,7 @@ export class PermissionController implements PermissionPort, ToolPolicy {
 
   /** Settles the pending requests a changed policy now allows or denies (`decidedBy: "rule"`). */
   private reevaluate(): void {
-    this.session().approvals.settleWhere((request): ApprovalAnswer | undefined => {
+    this.session().approvals.settleWhere((request): (ApprovalAnswer & { decidedBy: "rule" }) | undefined => {
       const asked = this.asked.get(request.requestId);
       if (!asked) return undefined;
       const evaluation = this.policy.evaluate(asked.units);

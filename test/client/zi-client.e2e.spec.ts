@@ -43,8 +43,7 @@ describe("ZiClient against the built zi", () => {
 
     const deltas: string[] = [];
     for await (const event of events) {
-      const update = event.assistantMessageEvent as { type: string; delta: string } | undefined;
-      if (event.type === "message_update" && update?.type === "text_delta") deltas.push(update.delta);
+      if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") deltas.push(event.assistantMessageEvent.delta);
       if (event.type === "agent_end") break;
     }
     expect(deltas.length).toBeGreaterThan(1);

@@ -26,7 +26,7 @@ describe("the process shell's exit", () => {
     expect(lines.at(-1)).toBe("line 19999");
   }, 60_000);
 
-  it("an MCP server flooding its stderr while nobody reads Zi's stderr leaves Zi under +50 MiB", async () => {
+  it("an MCP server flooding its stderr while nobody reads Zi's stderr leaves Zi under +50 MiB, and Zi's log says what it dropped", async () => {
     const home = mkdtempSync(join(tmpdir(), "zi-shell-flood-"));
     const marker = join(home, "flooded");
     const server = join(home, "flood.mjs");
@@ -56,9 +56,24 @@ setInterval(() => {}, 1000);
     await ready;
     const before = rssBytes(zi.pid!);
     await flooded;
-    const after = rssBytes(zi.pid!);
+    const grew = rssBytes(zi.pid!) - before;
+    // Now read what Zi's stderr held: the server's lines, rate-limited, and the count of those dropped.
+    let read = 0;
+    let tail = "";
+    const note = await new Promise<string>((resolve) => {
+      zi.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        read += chunk.length;
+        tail = (tail + chunk).slice(-4096);
+        const found = /\[mcp flood\] \[zi: (\d+) lines of MCP server flood stderr dropped\]/.exec(tail);
+        if (found) resolve(found[0]);
+      });
+    });
     zi.kill("SIGKILL");
-    expect(after - before).toBeLessThan(50 * 1024 * 1024);
+    expect(grew).toBeLessThan(50 * 1024 * 1024);
+    const dropped = Number(/(\d+) lines/.exec(note)![1]);
+    expect(dropped).toBeGreaterThan(0);
+    // Far less than the 256 MiB the server wrote reached Zi's stderr.
+    expect(read).toBeLessThan(16 * 1024 * 1024);
   }, 120_000);
 });
 

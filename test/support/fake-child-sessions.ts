@@ -2,6 +2,7 @@ import type { AgentTool } from "../../core/session/agent-tool.js";
 import type { AgentSession } from "../../core/session/agent-session.js";
 import type { ChildSession, ChildSessionSpec } from "../../core/session/child-session-factory.js";
 import type { AgentSessionEvent, SessionState } from "../../core/wire/session-types.js";
+import { looseEvent } from "./loose-event.js";
 
 type End = { reason: "completed" | "failed" | "interrupted"; text: string; errorMessage?: string };
 
@@ -64,9 +65,9 @@ export class FakeChild {
 
   /** A turn: optional tool calls, then the assistant reply with its usage. */
   turn(tools: string[] = []): void {
-    this.emit({ type: "message_end", message: { role: "assistant", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.5 } } } });
-    for (const name of tools) this.emit({ type: "tool_execution_start", toolName: name });
-    this.emit({ type: "turn_end", toolResults: tools.map((name) => ({ toolName: name })) });
+    this.emit(looseEvent({ type: "message_end", message: { role: "assistant", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0.5 } } } }));
+    for (const name of tools) this.emit(looseEvent({ type: "tool_execution_start", toolName: name }));
+    this.emit(looseEvent({ type: "turn_end", toolResults: tools.map((name) => ({ toolName: name })) }));
   }
 
   end(reason: End["reason"], text = "", errorMessage?: string): void {

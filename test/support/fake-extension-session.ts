@@ -95,7 +95,7 @@ export class FakeExtensionSession implements ExtensionSession {
   }
 
   private append(fields: Record<string, unknown>) {
-    const entry = { ...fields, type: String(fields.type), id: `e${this.entries.length + 1}`, timestamp: new Date(0).toISOString() };
+    const entry = { ...fields, type: String(fields.type), id: `e${this.entries.length + 1}`, parentId: null, timestamp: new Date(0).toISOString() };
     this.entries.push(entry);
     this.emit({ type: "entry_appended", entry });
     return entry as any;

@@ -2,7 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import { SessionJournal } from "../../core/journal/session-journal.js";
 import { AgentSession } from "../../core/session/agent-session.js";
 import type { AgentSessionOptions } from "../../core/session/agent-session-options.js";
-import type { AgentSessionEvent } from "../../core/wire/session-types.js";
+import type { AgentSessionEvent, SessionEventOf, SessionEventType } from "../../core/wire/session-types.js";
 import { FauxRuntime } from "./faux-runtime.js";
 import type { FauxRuntimeOptions } from "./faux-runtime.js";
 
@@ -63,17 +63,18 @@ export class SessionHarness {
     return this.events.map((event) => event.type);
   }
 
-  ofType(type: string): AgentSessionEvent[] {
-    return this.events.filter((event) => event.type === type);
+  ofType<K extends SessionEventType>(type: K): SessionEventOf<K>[] {
+    return this.events.filter((event): event is SessionEventOf<K> => event.type === type);
   }
 
   /** Resolves at the first event of `type` (already recorded or future). */
-  next(type: string, predicate: (event: AgentSessionEvent) => boolean = () => true): Promise<AgentSessionEvent> {
-    const seen = this.events.find((event) => event.type === type && predicate(event));
+  next<K extends SessionEventType>(type: K, predicate: (event: SessionEventOf<K>) => boolean = () => true): Promise<SessionEventOf<K>> {
+    const matches = (event: AgentSessionEvent): event is SessionEventOf<K> => event.type === type && predicate(event as SessionEventOf<K>);
+    const seen = this.events.find(matches);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve) => {
       const stop = this.session.subscribe((event) => {
-        if (event.type === type && predicate(event)) {
+        if (matches(event)) {
           stop();
           resolve(event);
         }

@@ -9,6 +9,7 @@ import type { ContextUsage } from "../../../core/wire/session-types.js";
 import type { AgentTool } from "../../../core/session/agent-tool.js";
 import { describedToolCall } from "../../../core/session/tool-declaration.js";
 import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { looseEvent } from "../../support/loose-event.js";
 import { UpdatePlanTool } from "../../../plugins/work-plan/update-plan.tool.js";
 
 /** The built-in tools' declarations (delegate's stands in as a declared `think` tool), as a session describes its calls. */
@@ -43,7 +44,7 @@ describe("AcpEventMapper", () => {
   it("a tool's partial results (bash output, delegation progress) update the call's content and raw output", async () => {
     const { sent, map } = mapper();
     const details = { delegationId: "d1", tasks: [{ index: 0, profile: "scout", status: "running", turns: 1, lastTool: "read" }] };
-    await map.handle({ type: "tool_execution_start", toolCallId: "t1", toolName: "delegate", args: { tasks: [] } });
+    await map.handle(looseEvent({ type: "tool_execution_start", toolCallId: "t1", toolName: "delegate", args: { tasks: [] } }));
     await map.handle({ type: "tool_execution_update", toolCallId: "t1", toolName: "delegate", partialResult: { content: [{ type: "text", text: "1. scout: running" }], details } });
     expect(sent[0]).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "t1", kind: "think", status: "pending" });
     expect(sent[1]).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress" });
@@ -52,8 +53,8 @@ describe("AcpEventMapper", () => {
 
   it("a tool call announced in the reply is not announced again when it starts", async () => {
     const { sent, map } = mapper();
-    await map.handle({ type: "message_end", message: { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "ls -la" } }], stopReason: "toolUse" } });
-    await map.handle({ type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "ls -la" } });
+    await map.handle(looseEvent({ type: "message_end", message: { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "ls -la" } }], stopReason: "toolUse" } }));
+    await map.handle(looseEvent({ type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "ls -la" } }));
     expect(sent.filter((update) => update.sessionUpdate === "tool_call")).toHaveLength(1);
     expect(sent[0]).toMatchObject({ title: "ls -la", kind: "execute", locations: [] });
     expect(map.lastStopReason).toBe("toolUse");
@@ -62,10 +63,10 @@ describe("AcpEventMapper", () => {
   it("a failed edit carries no diff; a file too large to snapshot falls back to the call's arguments", async () => {
     const { cwd, sent, map } = mapper();
     writeFileSync(join(cwd, "big.txt"), "x".repeat(1024 * 1024 + 1));
-    await map.handle({ type: "tool_execution_start", toolCallId: "f", toolName: "edit", args: { path: "big.txt", oldText: "a", newText: "b" } });
+    await map.handle(looseEvent({ type: "tool_execution_start", toolCallId: "f", toolName: "edit", args: { path: "big.txt", oldText: "a", newText: "b" } }));
     await map.handle({ type: "tool_execution_end", toolCallId: "f", toolName: "edit", result: { content: [{ type: "text", text: "not found" }] }, isError: true });
     expect((sent.at(-1) as acp.ToolCallUpdate).content).toEqual([{ type: "content", content: { type: "text", text: "not found" } }]);
-    await map.handle({ type: "tool_execution_start", toolCallId: "g", toolName: "edit", args: { path: "big.txt", oldText: "x", newText: "y" } });
+    await map.handle(looseEvent({ type: "tool_execution_start", toolCallId: "g", toolName: "edit", args: { path: "big.txt", oldText: "x", newText: "y" } }));
     await map.handle({ type: "tool_execution_end", toolCallId: "g", toolName: "edit", result: { content: [] }, isError: false });
     expect((sent.at(-1) as acp.ToolCallUpdate).content).toEqual([{ type: "diff", path: join(cwd, "big.txt"), oldText: "x", newText: "y" }]);
   });
@@ -75,7 +76,7 @@ describe("AcpEventMapper", () => {
     // A loaded session's replayed reply counts its cost, without a usage update of its own.
     await map.replay({ role: "assistant", content: [], usage: { cost: { total: 0.5 } }, stopReason: "stop" });
     expect(sent).toEqual([]);
-    await map.handle({ type: "message_end", message: { role: "assistant", content: [], usage: { cost: { total: 0.25 } }, stopReason: "stop" } });
+    await map.handle(looseEvent({ type: "message_end", message: { role: "assistant", content: [], usage: { cost: { total: 0.25 } }, stopReason: "stop" } }));
     expect(sent).toEqual([{ sessionUpdate: "usage_update", used: 1200, size: 200_000, cost: { amount: 0.75, currency: "USD" } }]);
     expect(usageUpdate({ type: "unavailable", reason: "no_model" }, 1)).toBeUndefined();
   });
@@ -87,7 +88,7 @@ describe("AcpEventMapper replay: the live projection, for session/load", () => {
     await live.map.handle({ type: "message_update", assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm" } });
     await live.map.handle({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "Writing." } });
     const call = { type: "toolCall", id: "w1", name: "write", arguments: { path: "a.txt", content: "A" } };
-    await live.map.handle({ type: "message_end", message: { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Writing." }, call], stopReason: "toolUse" } });
+    await live.map.handle(looseEvent({ type: "message_end", message: { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Writing." }, call], stopReason: "toolUse" } }));
     await live.map.handle({ type: "tool_execution_end", toolCallId: "w1", toolName: "write", result: { content: [{ type: "text", text: "wrote" }] }, isError: false });
     const replayed = mapper();
     await replayed.map.replay({ role: "user", content: [{ type: "text", text: "write a" }] });
@@ -103,8 +104,8 @@ describe("AcpEventMapper replay: the live projection, for session/load", () => {
 
 describe("AcpEventMapper notices", () => {
   it("retries and broken extensions become notices only for a client that presents them", async () => {
-    const retry = { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" };
-    const broken = { type: "extension_error", extension: "/x/bad.ts", error: "SyntaxError" };
+    const retry = { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" } as const;
+    const broken = { type: "extension_error", extension: "/x/bad.ts", error: "SyntaxError" } as const;
     const silent = mapper();
     await silent.map.handle(retry);
     await silent.map.handle(broken);

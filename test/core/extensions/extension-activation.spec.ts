@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { AgentTool } from "../../../core/extensions/extension-api.js";
 import type { ZiExtensionApi } from "../../../core/extensions/extension-api.js";
 import { hostFixture } from "../../support/extension-fixtures.js";
+import { looseEvent } from "../../support/loose-event.js";
 
 const identity = (name: string) => ({ name, origin: "cli" as const });
 const tool = (name: string): AgentTool => ({ name, description: "d", parameters: { type: "object" }, execute: async () => ({ content: [] }) });
@@ -121,14 +122,14 @@ describe("the extension API", () => {
       zi.on("agent_end", (event) => void typed.push(event.type));
       off = zi.on("*", (event) => {
         all.push(event.type);
-        if (event.type === "boom") throw new Error("listener bug");
+        if ((event.type as string) === "boom") throw new Error("listener bug");
       });
     });
     session.emit({ type: "agent_start" });
-    session.emit({ type: "agent_end" });
-    session.emit({ type: "boom" });
+    session.emit(looseEvent({ type: "agent_end" }));
+    session.emit(looseEvent({ type: "boom" }));
     off();
-    session.emit({ type: "agent_end" });
+    session.emit(looseEvent({ type: "agent_end" }));
     expect(typed).toEqual(["agent_end", "agent_end"]);
     expect(all).toEqual(["agent_start", "agent_end", "boom"]);
     expect(lines).toEqual(["zi: extension listener: * listener failed: listener bug"]);

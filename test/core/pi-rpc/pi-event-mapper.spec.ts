@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { EncodedEvent, PiEventMapper } from "../../../core/pi-rpc/pi-event-mapper.js";
+import { looseEvent } from "../../support/loose-event.js";
 
 const decode = (events: unknown[]) => events.map((event) => (event instanceof EncodedEvent ? JSON.parse(event.json) : event));
-const assistant = (content: unknown[]) => ({ role: "assistant", content, provider: "faux", model: "echo", stopReason: "stop" });
+const assistant = (content: unknown[]) => ({ role: "assistant" as const, content, provider: "faux", model: "echo", stopReason: "stop", timestamp: 0 });
 
 describe("PiEventMapper: Zi's session events as pi's", () => {
   it("brackets each block's deltas with *_start / *_end and sends the growing message as message and partial", () => {
@@ -40,19 +41,17 @@ describe("PiEventMapper: Zi's session events as pi's", () => {
   it("keeps pi's fields: queue texts, tool args on updates, compaction results, extension errors; drops Zi-only events", () => {
     const mapper = new PiEventMapper();
     expect(mapper.map({ type: "queue_update", steering: [{ text: "a", completionId: "x" }], followUp: [{ text: "b", imageCount: 1 }] })).toEqual([{ type: "queue_update", steering: ["a"], followUp: ["b"] }]);
-    expect(mapper.map({ type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" }, call: { kind: "execute" }, delegation: { index: 0 } })).toEqual([
+    expect(mapper.map(looseEvent({ type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" }, call: { kind: "execute", title: "ls", locations: [] }, delegation: { index: 0 } }))).toEqual([
       { type: "tool_execution_start", toolCallId: "t", toolName: "bash", args: { command: "ls" } },
     ]);
     expect(mapper.map({ type: "tool_execution_update", toolCallId: "t", toolName: "bash", partialResult: { content: [] } })).toEqual([
       { type: "tool_execution_update", toolCallId: "t", toolName: "bash", args: { command: "ls" }, partialResult: { content: [] } },
     ]);
-    expect(mapper.map({ type: "compaction_end", reason: "threshold", summary: "s", tokensBefore: 10 })).toEqual([
-      { type: "compaction_end", reason: "threshold", result: { summary: "s", firstKeptEntryId: undefined, tokensBefore: 10, details: undefined }, aborted: false, willRetry: false },
-    ]);
+    expect(mapper.map({ type: "compaction_end", reason: "threshold", summary: "s" })).toEqual([{ type: "compaction_end", reason: "threshold", result: { summary: "s" }, aborted: false, willRetry: false }]);
     expect(mapper.map({ type: "compaction_end", reason: "manual", aborted: true })).toEqual([{ type: "compaction_end", reason: "manual", result: null, aborted: true, willRetry: false }]);
     expect(mapper.map({ type: "extension_error", extension: "/x.mjs", error: "boom" })).toEqual([{ type: "extension_error", extensionPath: "/x.mjs", error: "boom" }]);
     for (const type of ["activity_changed", "model_changed", "thinking_level_changed", "entry_appended", "operation_outcome", "work_plan_changed", "permission_requested", "permission_resolved", "mcp_server_changed", "session_switched", "a_future_zi_event"]) {
-      expect(mapper.map({ type })).toEqual([]);
+      expect(mapper.map(looseEvent({ type }))).toEqual([]);
     }
   });
 });

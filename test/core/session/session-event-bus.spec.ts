@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { SessionEventBus } from "../../../core/session/session-event-bus.js";
 import type { SessionState } from "../../../core/wire/session-types.js";
 import { Deferred } from "../../support/deferred.js";
+import { looseEvent } from "../../support/loose-event.js";
 
 /** A stand-in snapshot: only its identity matters here. */
 const stateWith = (marker: number): SessionState => ({ messageCount: marker }) as SessionState;
@@ -11,8 +12,8 @@ describe("SessionEventBus", () => {
     const bus = new SessionEventBus(() => stateWith(0), () => undefined);
     const seen: string[] = [];
     bus.subscribe((event) => void seen.push(event.type));
-    void bus.emit({ type: "a" });
-    void bus.emit({ type: "b" });
+    void bus.emit(looseEvent({ type: "a" }));
+    void bus.emit(looseEvent({ type: "b" }));
     expect(seen).toEqual(["a", "b"]);
     expect(bus.deliveredState).toBeUndefined();
   });
@@ -24,12 +25,12 @@ describe("SessionEventBus", () => {
     const seen: string[] = [];
     bus.subscribe((event) => {
       seen.push(event.type);
-      if (event.type === "slow") return gate.promise;
+      if ((event.type as string) === "slow") return gate.promise;
     });
     marker = 1;
-    const slow = bus.emit({ type: "slow" });
+    const slow = bus.emit(looseEvent({ type: "slow" }));
     marker = 2;
-    const after = bus.emit({ type: "after" });
+    const after = bus.emit(looseEvent({ type: "after" }));
     let acceptedAfter = false;
     void after.then(() => (acceptedAfter = true));
     await Promise.resolve();
@@ -54,9 +55,9 @@ describe("SessionEventBus", () => {
     });
     bus.subscribe(() => Promise.reject(new Error("async failure")));
     const stop = bus.subscribe((event) => void seen.push(event.type));
-    await bus.emit({ type: "one" });
+    await bus.emit(looseEvent({ type: "one" }));
     stop();
-    await bus.emit({ type: "two" });
+    await bus.emit(looseEvent({ type: "two" }));
     expect(seen).toEqual(["one"]);
     expect(warnings).toEqual([
       "a session event listener failed on one: sync failure",
@@ -70,11 +71,11 @@ describe("SessionEventBus", () => {
     const bus = new SessionEventBus(() => stateWith(0), () => undefined);
     const seen: string[] = [];
     bus.subscribe((event) => {
-      if (event.type === "outer") void bus.emit({ type: "inner" });
+      if ((event.type as string) === "outer") void bus.emit(looseEvent({ type: "inner" }));
       seen.push(`first:${event.type}`);
     });
     bus.subscribe((event) => void seen.push(`second:${event.type}`));
-    void bus.emit({ type: "outer" });
+    void bus.emit(looseEvent({ type: "outer" }));
     expect(seen).toEqual(["first:outer", "second:outer", "first:inner", "second:inner"]);
   });
 });

@@ -216,7 +216,7 @@ describe("the delegate tool", () => {
 
   it("reports compact progress (status, turns, last tool), never the children's deltas", async () => {
     const { updates, run } = setup((child) => {
-      child.emit({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "SECRET-DELTA" } });
+      child.emit({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "SECRET-DELTA" } });
       child.turn(["grep"]);
       child.end("completed", "ok");
     });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { AgentTool } from "../../../core/session/agent-tool.js";
-import type { AgentSessionEvent } from "../../../core/wire/session-types.js";
+import type { SessionEventOf } from "../../../core/wire/session-types.js";
 import { PermissionController } from "../../../plugins/permissions/permission-controller.js";
 import { SessionHarness } from "../../support/session-harness.js";
 
@@ -34,8 +34,8 @@ async function gated(settings: unknown = { default: "ask" }) {
 }
 
 const nextRequest = (harness: SessionHarness, nth = 1) =>
-  new Promise<AgentSessionEvent>((resolve) => {
-    const check = () => harness.events.filter((e) => e.type === "permission_requested")[nth - 1];
+  new Promise<SessionEventOf<"permission_requested">>((resolve) => {
+    const check = () => harness.ofType("permission_requested")[nth - 1];
     const found = check();
     if (found) return resolve(found);
     const stop = harness.session.subscribe(() => {
@@ -164,9 +164,10 @@ describe("the extension gate before the policy", () => {
       [true, expect.stringMatching(/^Extension breaker rewrote the arguments into invalid ones/)],
     ]);
     expect(harness.events.filter((e) => e.type === "permission_requested")).toHaveLength(0);
-    const journaled = harness.events
-      .filter((e) => e.type === "entry_appended" && (e.entry as { type: string }).type === "permission")
-      .map((e) => (e.entry as { data: Record<string, unknown> }).data);
+    const journaled = harness
+      .ofType("entry_appended")
+      .filter((e) => e.entry.type === "permission")
+      .map((e) => (e.entry as unknown as { data: Record<string, unknown> }).data);
     expect(journaled).toEqual([
       expect.objectContaining({ decision: "allow", decidedBy: "extension", extension: "guard", rewrittenBy: ["rewriter"], args: { text: "[redacted]" } }),
       expect.objectContaining({ decision: "deny", decidedBy: "extension", extension: "guard", message: "not today" }),
