@@ -282,6 +282,8 @@ describe("pi's framing, ids and error shapes", () => {
   it("ids are echoed as sent; an unknown command answers without one; bad JSON is a parse error; U+2028 and CRLF are fine", async () => {
     const client = await PiRpcZi.start({ args: ["--no-session", "--model", "faux/echo"] });
     const responses = collect(client, 4, (event) => event.type === "response");
+    // Listened for before the prompt is written: faux/echo's run may end before the responses are read.
+    const ended = nextEvent(client, (event) => event.type === "agent_end");
     const raw = (client as unknown as { process: { stdin: NodeJS.WritableStream } }).process.stdin;
     raw.write('{"id": 7, "type": "get_state"}\r\n');
     raw.write('{"id": "u1", "type": "no_such_command"}\n');
@@ -292,7 +294,7 @@ describe("pi's framing, ids and error shapes", () => {
     expect(unknown).toEqual({ type: "response", command: "no_such_command", success: false, error: "Unknown command: no_such_command" });
     expect(parse).toMatchObject({ type: "response", command: "parse", success: false, error: expect.stringMatching(/^Failed to parse command: /) });
     expect(prompt).toEqual({ id: "p", type: "response", command: "prompt", success: true });
-    await nextEvent(client, (event) => event.type === "agent_end");
+    await ended;
     expect(await client.getLastAssistantText()).toBe("Echo: line\u2028separator");
   });
 
