@@ -59,15 +59,20 @@ const createModule = async (options: ZiOptions) => {
   return AgentSessionModule.create(options, process.env, process.cwd(), loadPlugins, shell.redactor);
 };
 
-/** `zi prompt`: the system prompt a session started here would send, loaded exactly as a session loads it. */
-async function printSystemPrompt(options: ZiOptions): Promise<number> {
-  let module: AgentSessionModule;
+/** The session, or undefined once one stderr line has said why it cannot start. */
+async function startModule(options: ZiOptions): Promise<AgentSessionModule | undefined> {
   try {
-    module = await createModule(options);
+    return await createModule(options);
   } catch (error) {
     log(`zi: cannot start: ${(error as Error).message}`);
-    return 1;
+    return undefined;
   }
+}
+
+/** `zi prompt`: the system prompt a session started here would send, loaded exactly as a session loads it. */
+async function printSystemPrompt(options: ZiOptions): Promise<number> {
+  const module = await startModule(options);
+  if (!module) return 1;
   try {
     await module.afterReady();
     await print(await module.systemPrompt());
@@ -79,13 +84,8 @@ async function printSystemPrompt(options: ZiOptions): Promise<number> {
 
 /** `zi --mode pi-rpc`: pi's RPC protocol over the same methods RPC mode serves, called in process. */
 async function runPiRpc(options: ZiOptions): Promise<number> {
-  let module: AgentSessionModule;
-  try {
-    module = await createModule(options);
-  } catch (error) {
-    log(`zi: cannot start: ${(error as Error).message}`);
-    return 1;
-  }
+  const module = await startModule(options);
+  if (!module) return 1;
   const [{ PiRpcMain }, { connectInProcess }] = await Promise.all([import("../core/pi-rpc/pi-rpc-main.js"), import("../core/boot/in-process-methods.js")]);
   const startup = module.afterReady();
   startup.catch((error: Error) => log(`zi: startup failed: ${error.stack ?? error.message}`));
