@@ -8,8 +8,9 @@ export interface SandboxPlace {
   /** Directories kept read-only even inside a writable root (the user's settings, ZI_HOME). */
   protectedPaths: readonly string[];
   /**
-   * A user-written argv (an MCP server's): an absolute path in it that lies under /tmp (the program, a
-   * script it runs, a directory it serves) is bound back read-only, or the private /tmp would hide it.
+   * A user-written argv (an MCP server's): for an absolute path in it under /tmp (the program, a script
+   * it runs, a directory it serves), its top-level directory there is bound back read-only, or the
+   * private /tmp would hide it.
    */
   argv?: readonly string[];
 }
@@ -29,9 +30,9 @@ const PROTECTED_NAMES = [".git", ".zi"];
 export function bwrapArguments(state: Pick<SandboxState, "mode" | "network" | "writableRoots">, place: SandboxPlace): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   // Before the cwd's own bind: one inside a writable cwd is then writable as the cwd is.
-  for (const path of new Set(place.argv ?? [])) {
-    if (isAbsolute(path) && (path === "/tmp" || path.startsWith("/tmp/")) && existsSync(path)) args.push("--ro-bind", path, path);
-  }
+  // The whole top-level directory under /tmp: a script imports its neighbours (its node_modules) too.
+  const visible = new Set((place.argv ?? []).filter((path) => isAbsolute(path) && path.startsWith("/tmp/") && existsSync(path)).map((path) => `/tmp/${path.slice(5).split("/")[0]}`));
+  for (const dir of visible) args.push("--ro-bind", dir, dir);
   if (state.mode === "workspace-write") {
     const roots = [place.cwd, ...state.writableRoots];
     for (const root of roots) args.push("--bind", root, root);
