@@ -1,4 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { bwrapArguments } from "../../../core/sandbox/bwrap-arguments.js";
 import { SandboxControl } from "../../../core/sandbox/sandbox-control.js";
 import { sandboxSettings } from "../../../core/sandbox/sandbox-settings.js";
@@ -36,6 +38,21 @@ describe("sandbox settings", () => {
     expect(control.state()).toMatchObject({ mode: "read-only", network: false, support: { status: "available" } });
     expect(bwrapArguments(control.state(), { cwd: "/p", protectedPaths: [] })).toContain("--unshare-net");
     expect(seen).toEqual(["off", "workspace-write", "workspace-write", "read-only"]);
+  });
+
+  it("a server's own argv brings back its top-level directory under the private /tmp, read-only; a bash command's text never does", async () => {
+    // /tmp itself, whatever TMPDIR says: the private /tmp is what hides it.
+    const dir = mkdtempSync("/tmp/zi-sbx-argv-");
+    mkdirSync(join(dir, "node_modules", "srv"), { recursive: true });
+    const script = join(dir, "node_modules", "srv", "index.js");
+    writeFileSync(script, "");
+    const top = `/tmp/${relative("/tmp", dir).split("/")[0]}`;
+    const control = new SandboxControl({ mode: "read-only", network: false, writableRoots: [] }, [], async () => ({ status: "available", base: "bubblewrap" }));
+    const server = await control.commandIn("read-only", ["node", script, "/tmp/zi-no-such-dir"], "/p");
+    expect(server.join(" ")).toContain(`--tmpfs /tmp --ro-bind ${top} ${top} `);
+    expect(server.filter((arg) => arg.startsWith("/tmp/zi-no-such"))).toEqual(["/tmp/zi-no-such-dir"]);
+    const bash = await control.command(["bash", "-c", script], "/p");
+    expect(bash).not.toContain(top);
   });
 
   it("where the sandbox cannot start, a sandboxed command throws naming the cause and the fix", async () => {
