@@ -18,6 +18,8 @@ const STOP_BEFORE_SENDING = new Error("zi: provider warm-up (never sent)");
  * (the answer that resolved the model goes out first), once per API.
  */
 export class ProviderWarmer {
+  /** Every warm-up still running in this process (nobody awaits one; a test's teardown must). */
+  private static readonly running = new Set<Promise<boolean>>();
   private readonly warmed = new Set<string>();
   private fetchWarmed = false;
 
@@ -29,7 +31,7 @@ export class ProviderWarmer {
   warm(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
     if (this.warmed.has(model.api)) return Promise.resolve(false);
     this.warmed.add(model.api);
-    return new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const fetchWarm = this.fetchWarmed ? undefined : ProviderWarmer.loopbackFetch();
       this.fetchWarmed = true;
       try {
@@ -39,6 +41,14 @@ export class ProviderWarmer {
         return false; // a provider that fails before its payload is built warms nothing more; the real call reports
       }
     });
+    ProviderWarmer.running.add(warming);
+    void warming.finally(() => ProviderWarmer.running.delete(warming));
+    return warming;
+  }
+
+  /** Settles once every warm-up this process started has ended (an in-process host's teardown, a test's). */
+  static async settled(): Promise<void> {
+    while (ProviderWarmer.running.size > 0) await Promise.all(ProviderWarmer.running);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
 import * as PiAi from "@mariozechner/pi-ai";
@@ -10,6 +11,9 @@ import { TempZiHome } from "../../support/temp-zi-home.js";
 
 const PUBLIC_KEYS = ["contextWindow", "id", "input", "maxTokens", "name", "provider", "reasoning"];
 
+
+// A resolved model is warmed up in the background; it must end before the test environment does.
+afterAll(() => ProviderWarmer.settled());
 describe("ModelRegistry", () => {
   let home: TempZiHome;
   beforeEach(() => {

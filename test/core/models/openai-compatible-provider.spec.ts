@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
 import { ModelRegistry } from "../../../core/models/model-registry.js";
 import type { ThinkingLevel } from "../../../core/wire/session-types.js";
 import { OpenAICompatibleServer } from "../../support/openai-compatible-server.js";
@@ -6,6 +7,9 @@ import { drain, TempZiHome, textOf, userContext } from "../../support/temp-zi-ho
 
 const PLANTED_KEY = "sk-planted-0123456789abcdef";
 
+
+// A resolved model is warmed up in the background; it must end before the test environment does.
+afterAll(() => ProviderWarmer.settled());
 describe("models.json provider against a local OpenAI-compatible server", () => {
   let home: TempZiHome;
   let server: OpenAICompatibleServer;
