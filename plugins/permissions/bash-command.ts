@@ -47,7 +47,21 @@ const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish"]);
 /** `find` actions that run a command or delete: the part asks, and deny rules see the command (`-delete` is `rm`). */
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+/** `find` actions that write a file they name, as a redirection would: the part asks. */
+const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
+/** ripgrep's options that run a command they name (`--pre CMD` on every file searched). */
+const RG_RUNS = new Set(["--pre", "--hostname-bin"]);
 const MAX_DEPTH = 8;
+/**
+ * Every builtin of bash 5.2 (`compgen -b`; a test checks the installed bash has no other). Bash runs a
+ * builtin itself, and many read their arguments as code or change what later words mean: `hash -p
+ * /bin/rm ls` makes `ls` run rm, `mapfile -C` evaluates its callback, and `printf -v`, `read`, `[ -v`
+ * evaluate an array subscript (`'a[$(rm x)]'`) even in single quotes. So a part whose command is a
+ * builtin is opaque unless the builtin is one of the plain ones below.
+ */
+export const BASH_BUILTINS: ReadonlySet<string> = new Set([".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen", "complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait"]);
+/** Builtins that read their words as plain data and change nothing later words mean. */
+export const PLAIN_BUILTINS: ReadonlySet<string> = new Set([":", "true", "false", "echo", "pwd", "cd", "type", "help", "dirs", "pushd", "popd", "jobs", "times", "kill"]);
 
 /** The command word as deny rules compare it: no directory (`/bin/rm` is `rm`). */
 const commandName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
@@ -98,6 +112,18 @@ function runsOf(words: string[], depth: number): string[][] {
     if (flag >= 0 && words[flag + 1] !== undefined) found.push(...lineRuns(words[flag + 1]!, depth + 1));
   } else if (name === "eval") {
     found.push(...lineRuns(words.slice(1).join(" "), depth + 1));
+  } else if (BASH_BUILTINS.has(words[0]!)) {
+    // What a builtin may evaluate: the callback of `mapfile -C`/`readarray -C`, a trap's command, and
+    // the substitutions inside any word (an array subscript runs them, quoted or not).
+    const callback = words.indexOf("-C");
+    if ((name === "mapfile" || name === "readarray") && callback > 0 && words[callback + 1] !== undefined) found.push(...lineRuns(words[callback + 1]!, depth + 1));
+    if (name === "trap" && words[1] !== undefined && !words[1].startsWith("-")) found.push(...lineRuns(words[1], depth + 1));
+    for (const word of words.slice(1)) if (word.includes("$(") || word.includes("`")) found.push(...lineRuns(word, depth + 1));
+  } else if (name === "rg") {
+    for (let i = 1; i < words.length; i++) {
+      const [option, value] = words[i]!.split(/=(.*)/s);
+      if (RG_RUNS.has(option!) && (value ?? words[i + 1]) !== undefined) found.push([commandName(value ?? words[i + 1]!)]);
+    }
   } else if (name === "find") {
     for (let i = 1; i < words.length; i++) {
       if (words[i] === "-delete") found.push(["rm", ...words.slice(1)]);
@@ -117,11 +143,19 @@ function lineRuns(line: string, depth: number): string[][] {
   return scanCommandLine(line).flatMap((command) => runsOf(command.words, depth));
 }
 
-/** True when a part hands a command to something else to run (a wrapper, a shell, `find -exec`/`-delete`). */
+/**
+ * True when a part hands a command to something else to run or writes a file it names (a wrapper, a
+ * shell, `find -exec`/`-delete`/`-fprint`, `rg --pre`, a builtin that evaluates or rebinds).
+ */
 function runsAnother(words: string[]): boolean {
   const name = commandName(words[0] ?? "");
   if (WRAPPERS.has(name) || SHELLS.has(name) || name === "eval") return true;
-  return name === "find" && words.some((word) => word === "-delete" || FIND_EXEC.has(word));
+  // `test` is plain but for `-v`, which evaluates a subscript: plain while no word holds one. (`[`
+  // never reads exactly: the scanner takes it for a glob.)
+  if (words[0] === "test") return words.slice(1).some((word) => word.includes("["));
+  if (BASH_BUILTINS.has(words[0] ?? "")) return !PLAIN_BUILTINS.has(words[0]!);
+  if (name === "rg") return words.some((word) => RG_RUNS.has(word.split("=")[0]!));
+  return name === "find" && words.some((word) => word === "-delete" || FIND_EXEC.has(word) || FIND_WRITES.has(word));
 }
 
 /**

@@ -16,6 +16,27 @@ export const CRAFTED: [command: string, creates: string][] = [
   ["ls; IFS=x; touch PWNED", "PWNED"],
 ];
 
+/**
+ * Bash builtins that run code their words hold, and commands whose options run a command or write a
+ * file, each under an allow rule naming it (a user who allows `printf`, `test`, `find` or `rg` allows a
+ * plain command, not code or a write): never allowed unasked.
+ */
+export const BUILTIN_CRAFTED: [command: string, creates: string][] = [
+  ["printf -v 'a[$(touch PWNED)]' x", "PWNED"],
+  ["test -v 'a[$(touch PWNED)]'", "PWNED"],
+  ["[ -v 'a[$(touch PWNED)]' ]", "PWNED"],
+  ["echo x | read 'a[$(touch PWNED)]'", "PWNED"],
+  ['echo x | mapfile -C "touch PWNED; true" -c 1', "PWNED"],
+  ["hash -p /usr/bin/touch ls; ls PWNED", "PWNED"],
+  ["find . -maxdepth 0 -fprint PWNED", "PWNED"],
+  ["rg --pre sh touch script.txt", "PWNED"],
+  ["rg --pre=sh touch script.txt", "PWNED"],
+];
+/** The file those rows find beside the victim (what `rg --pre sh` runs). */
+export const BUILTIN_SETUP = { "script.txt": "touch PWNED\n" };
+/** The allow rules of that table: the builtins, and commands whose options run or write (`find`, `rg`). */
+export const BUILTIN_ALLOWED = ["ls", "echo", "printf", "test", "read", "mapfile", "hash", "find", "rg"];
+
 /** Ways to delete a file that a `deny rm` rule must stop (default `allow`: only the rule stands in the way). */
 export const DELETIONS: string[] = [
   "rm victim",
@@ -42,4 +63,11 @@ export const DELETIONS: string[] = [
   "x=rm; $x victim",
   "$(echo rm) victim",
   "echo $(rm victim)",
+  "hash -p /bin/rm ls; ls victim",
+  'echo a | mapfile -C "rm victim; true" -c 1',
+  "[ -v 'a[$(rm victim)]' ]",
+  "printf -v 'a[$(rm victim)]' x",
+  "echo x | read 'a[$(rm victim)]'",
+  "trap 'rm victim' EXIT",
+  "rg --pre rm x victim",
 ];

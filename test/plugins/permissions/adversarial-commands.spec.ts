@@ -9,7 +9,8 @@ import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.fa
 import { callUnits } from "../../../plugins/permissions/call-units.js";
 import { summarize } from "../../../plugins/permissions/call-summary.js";
 import { PermissionPolicy } from "../../../plugins/permissions/permission-policy.js";
-import { CRAFTED, DELETIONS } from "../../support/adversarial-commands.js";
+import { BASH_BUILTINS, PLAIN_BUILTINS } from "../../../plugins/permissions/bash-command.js";
+import { BUILTIN_ALLOWED, BUILTIN_CRAFTED, BUILTIN_SETUP, CRAFTED, DELETIONS } from "../../support/adversarial-commands.js";
 
 const TOOLS = new Map(createCodingTools({ cwd: tmpdir(), logDir: join(tmpdir(), "zi-adversarial-logs") }).map((tool) => [tool.name, tool]));
 
@@ -21,9 +22,10 @@ function verdict(defaultAction: PermissionAction, rules: PermissionRule[], tool:
 }
 
 /** Runs `command` with real bash in a fresh directory holding `victim`; returns the directory's entries after. */
-function runInBash(command: string): { dir: string; entries: string[] } {
+function runInBash(command: string, setup: Record<string, string> = {}): { dir: string; entries: string[] } {
   const dir = mkdtempSync(join(tmpdir(), "zi-adversarial-"));
   writeFileSync(join(dir, "victim"), "v");
+  for (const [name, text] of Object.entries(setup)) writeFileSync(join(dir, name), text);
   spawnSync("bash", ["-c", command], { cwd: dir, stdio: "ignore", timeout: 10_000 });
   return { dir, entries: readdirSync(dir).sort() };
 }
@@ -46,6 +48,25 @@ describe("command rules fail closed, judged against real bash", () => {
     // The attack is real: bash runs the hidden part.
     expect(ran.entries).toContain(creates);
     expect(verdict("ask", ALLOW_LS, "bash", { command }, ran.dir)).not.toBe("allow");
+  });
+
+  it.each(BUILTIN_CRAFTED)("%j creates %s in real bash, and is never allowed unasked when the builtin is allowed", (command, creates) => {
+    const ran = runInBash(command, BUILTIN_SETUP);
+    expect(ran.entries).toContain(creates);
+    expect(verdict("ask", BUILTIN_ALLOWED.map((allowed) => ({ action: "allow" as const, command: allowed })), "bash", { command }, ran.dir)).not.toBe("allow");
+  });
+
+  it("every builtin of the installed bash is known, and the plain ones run no code their words hold", () => {
+    const listed = spawnSync("bash", ["-c", "compgen -b"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    expect(listed.length).toBeGreaterThan(40);
+    expect(listed.filter((name) => !BASH_BUILTINS.has(name))).toEqual([]);
+    for (const name of PLAIN_BUILTINS) {
+      const forms = [`${name} 'a[$(touch PWNED)]'`, `${name} -v 'a[$(touch PWNED)]' x`, `${name} -v 'a[$(touch PWNED)]' ]`, `echo 1 | ${name} 'a[$(touch PWNED)]'`];
+      for (const form of forms) expect([form, runInBash(form).entries]).toEqual([form, ["victim"]]);
+      expect(verdict("ask", [{ action: "allow", command: name }], "bash", { command: `${name} x` }, tmpdir())).toBe("allow");
+    }
+    // test stays plain without a subscript.
+    expect(verdict("ask", [{ action: "allow", command: "test" }], "bash", { command: "test -f x" }, tmpdir())).toBe("allow");
   });
 
   it.each(DELETIONS)("%j deletes the file in real bash, and never gets past deny rm", (command) => {
