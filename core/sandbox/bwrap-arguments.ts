@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import type { SandboxState } from "../wire/session-types.js";
+import { writablePlaces } from "./sandbox-places.js";
 
 /** What one sandboxed command may see, beyond the mode: where it runs and what stays read-only inside writable roots. */
 export interface SandboxPlace {
@@ -14,9 +15,6 @@ export interface SandboxPlace {
    */
   argv?: readonly string[];
 }
-
-/** Names inside each writable root that stay read-only: a command must not plant hooks or change Zi's own settings. */
-const PROTECTED_NAMES = [".git", ".zi"];
 
 /**
  * The bubblewrap arguments for one command (before the command's own argv). The whole filesystem is
@@ -34,15 +32,10 @@ export function bwrapArguments(state: Pick<SandboxState, "mode" | "network" | "w
   const visible = new Set((place.argv ?? []).filter((path) => isAbsolute(path) && path.startsWith("/tmp/") && existsSync(path)).map((path) => `/tmp/${path.slice(5).split("/")[0]}`));
   for (const dir of visible) args.push("--ro-bind", dir, dir);
   if (state.mode === "workspace-write") {
-    const roots = [place.cwd, ...state.writableRoots];
+    const { roots, readOnly } = writablePlaces(state, place.cwd, place.protectedPaths);
     for (const root of roots) args.push("--bind", root, root);
-    for (const root of roots) {
-      for (const name of PROTECTED_NAMES) {
-        const path = join(root, name);
-        if (existsSync(path)) args.push("--ro-bind", path, path);
-      }
-    }
-    for (const path of place.protectedPaths) if (existsSync(path)) args.push("--ro-bind", path, path);
+    // bubblewrap binds only what exists: a `.git` the command creates is its own.
+    for (const path of readOnly) if (existsSync(path)) args.push("--ro-bind", path, path);
   } else {
     // The private /tmp hides a cwd that lies under /tmp: it comes back, read-only.
     args.push("--ro-bind", place.cwd, place.cwd);

@@ -1,5 +1,6 @@
 import type { SandboxState, SandboxSupport } from "../wire/session-types.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
+import { writeRefusal } from "./sandbox-places.js";
 import type { SandboxLayer } from "./sandbox-settings.js";
 import { BWRAP, checkSandboxSupport } from "./sandbox-support.js";
 
@@ -7,6 +8,11 @@ import { BWRAP, checkSandboxSupport } from "./sandbox-support.js";
 export interface ToolSandbox {
   /** `argv` wrapped in the sandbox of the current mode (unchanged when `off`); throws, naming cause and fix, when it cannot start. */
   command(argv: readonly string[], cwd: string): Promise<string[]>;
+  /**
+   * Why the current mode refuses a write Zi's own process would make (an edit tool's, at `paths`, real
+   * paths), or undefined: the same writable roots and read-only places a sandboxed command gets.
+   */
+  writeRefusal(paths: readonly string[], cwd: string): string | undefined;
 }
 
 /**
@@ -77,6 +83,10 @@ export class SandboxControl implements ToolSandbox {
   /** A tool's command (bash): nothing of its argv (the model's text) is made visible under the private /tmp. */
   command(argv: readonly string[], cwd: string): Promise<string[]> {
     return this.wrap(this.state().mode, argv, cwd, []);
+  }
+
+  writeRefusal(paths: readonly string[], cwd: string): string | undefined {
+    return writeRefusal(this.state(), cwd, this.protectedPaths, paths);
   }
 
   /**

@@ -79,6 +79,12 @@ export class ToolRunner {
     if (gate.type === "aborted" || signal.aborted) return failure("Tool call skipped: the run was interrupted.");
     if (gate.value.action === "deny") return failure(gate.value.message);
     args = gate.value.args;
+    // The sandbox stands behind the rules for writes made in Zi's own process too (bash's are fenced by
+    // bubblewrap): judged on the final arguments, after any hook's rewrite.
+    if (this.sandbox && declarationOf(tool).effect === "edit") {
+      const refusal = this.sandbox.writeRefusal(describeCall(call.name, declarationOf(tool), args, this.cwd).paths.map((path) => path.real), this.cwd);
+      if (refusal !== undefined) return failure(refusal);
+    }
     const checkpoint = this.checkpoints?.before(call.id, call.name, args);
     try {
       const result = await this.execute(call, tool, args, signal).finally(async () => {

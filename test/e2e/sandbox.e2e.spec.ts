@@ -8,6 +8,7 @@ import { ZiProcess } from "../support/zi-process.js";
 afterEach(() => ZiProcess.killAll());
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+const write = (...paths: string[]) => ({ toolCalls: paths.map((path) => ({ name: "write", arguments: { path, content: "planted" } })) });
 const select = (zi: ZiProcess) => zi.call("m", "model.select", { provider: "faux", id: "scripted" });
 const ends = (zi: ZiProcess) => zi.events("tool_execution_end");
 
@@ -40,6 +41,38 @@ describe("zi's bash in the bubblewrap sandbox (built zi, real bwrap)", () => {
     expect(readFileSync(join(cwd, "inside.txt"), "utf8")).toBe("y\n");
     const state = await zi.call("s", "session.get_state", {});
     expect(state.result.sandbox.support).toEqual({ status: "available", base: "bubblewrap" });
+    await zi.close();
+  }, 30_000);
+
+  it("workspace-write fences the write tool as bubblewrap fences bash: outside the cwd, .git, .zi, ZI_HOME and a symlink out are refused, the cwd is written", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-sbx-cwd-"));
+    const outside = mkdtempSync(join(tmpdir(), "zi-sbx-outside-"));
+    mkdirSync(join(cwd, ".git"));
+    symlinkSync(outside, join(cwd, "link"));
+    const ziHome = mkdtempSync(join(tmpdir(), "zi-sbx-home-"));
+    const refused = [join(outside, "a"), ".git/config", ".zi/settings.json", join(ziHome, "settings.json"), "link/b"];
+    const zi = new ZiProcess({ cwd, ziHome, args: ["--mode", "rpc", "--no-session", "--sandbox", "workspace-write"], fauxScript: { responses: [write(...refused, "inside.txt"), { text: "done" }] } });
+    await select(zi);
+    await zi.call("p", "session.prompt", { delivery: "direct", text: "go", completionId: "c" });
+    await zi.call("w", "session.await_idle", { completionId: "c" });
+    const results = ends(zi).map((end) => [end.isError, end.result.content[0].text]);
+    expect(results.slice(0, refused.length).every(([isError, text]) => isError === true && /The sandbox \(mode "workspace-write"\) refused this write/.test(text))).toBe(true);
+    expect(results[refused.length]![0]).toBe(false);
+    expect(readFileSync(join(cwd, "inside.txt"), "utf8")).toBe("planted");
+    expect([existsSync(join(outside, "a")), existsSync(join(cwd, ".git", "config")), existsSync(join(cwd, ".zi")), existsSync(join(outside, "b"))]).toEqual([false, false, false, false]);
+    expect(existsSync(join(ziHome, "settings.json"))).toBe(false);
+    await zi.close();
+  }, 30_000);
+
+  it("read-only refuses the write tool in the cwd too", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-sbx-cwd-"));
+    const zi = new ZiProcess({ cwd, args: ["--mode", "rpc", "--no-session", "--sandbox", "read-only"], fauxScript: { responses: [write("inside.txt"), { text: "done" }] } });
+    await select(zi);
+    await zi.call("p", "session.prompt", { delivery: "direct", text: "go", completionId: "c" });
+    await zi.call("w", "session.await_idle", { completionId: "c" });
+    const [end] = ends(zi);
+    expect([end.isError, end.result.content[0].text]).toEqual([true, 'The sandbox (mode "read-only") refused this write: in read-only mode no tool writes files.']);
+    expect(existsSync(join(cwd, "inside.txt"))).toBe(false);
     await zi.close();
   }, 30_000);
 

@@ -1,0 +1,54 @@
+import { realpathSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import type { SandboxState } from "../wire/session-types.js";
+
+/** Names inside each writable root that stay read-only: nothing may plant hooks or change Zi's own settings. */
+const PROTECTED_NAMES = [".git", ".zi"];
+
+/** Where a sandboxed mode lets anything write: its writable roots, and what stays read-only inside them. */
+export interface WritablePlaces {
+  roots: string[];
+  readOnly: string[];
+}
+
+/**
+ * The one reading of a mode's write policy, for the bubblewrap binds of a command and for the tools
+ * that write in Zi's own process (an edit, a write): in `workspace-write` the cwd and the added roots,
+ * less `.git` and `.zi` in each and the protected paths; in `read-only` nothing.
+ */
+export function writablePlaces(state: Pick<SandboxState, "mode" | "writableRoots">, cwd: string, protectedPaths: readonly string[]): WritablePlaces {
+  if (state.mode !== "workspace-write") return { roots: [], readOnly: [] };
+  const roots = [cwd, ...state.writableRoots];
+  return { roots, readOnly: [...roots.flatMap((root) => PROTECTED_NAMES.map((name) => join(root, name))), ...protectedPaths] };
+}
+
+/** `path` with symlinks resolved where it exists (a root or protected path that does not exist yet is taken as written). */
+const real = (path: string): string => {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+};
+const within = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/**
+ * Why the sandbox of `state` refuses a tool's own write of `paths` (real paths, symlinks resolved, as
+ * the tool's declaration gives them), or undefined when every one lies in a writable root and outside
+ * what stays read-only. A write whose tool declares no path cannot be fenced, so it is refused.
+ */
+export function writeRefusal(state: Pick<SandboxState, "mode" | "writableRoots">, cwd: string, protectedPaths: readonly string[], paths: readonly string[]): string | undefined {
+  if (state.mode === "off") return undefined;
+  const prefix = `The sandbox (mode "${state.mode}") refused this write`;
+  if (state.mode === "read-only") return `${prefix}: in read-only mode no tool writes files.`;
+  if (paths.length === 0) return `${prefix}: the tool does not declare the paths it writes.`;
+  const places = writablePlaces(state, cwd, protectedPaths);
+  const roots = places.roots.map(real);
+  const readOnly = places.readOnly.map(real);
+  for (const path of paths) {
+    const kept = readOnly.find((dir) => within(path, dir));
+    if (kept !== undefined) return `${prefix}: ${path} is inside ${kept}, which stays read-only.`;
+    if (!roots.some((root) => within(path, root))) return `${prefix}: ${path} is outside the working directory and the writable roots (${roots.join(", ")}).`;
+  }
+  return undefined;
+}
