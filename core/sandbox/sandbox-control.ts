@@ -1,6 +1,6 @@
 import type { SandboxState, SandboxSupport } from "../wire/session-types.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
-import { writeRefusal } from "./sandbox-places.js";
+import { protectedPlace, writeRefusal } from "./sandbox-places.js";
 import type { SandboxLayer } from "./sandbox-settings.js";
 import { BWRAP, checkSandboxSupport } from "./sandbox-support.js";
 
@@ -87,6 +87,11 @@ export class SandboxControl implements ToolSandbox {
 
   writeRefusal(paths: readonly string[], cwd: string): string | undefined {
     return writeRefusal(this.state(), cwd, this.protectedPaths, paths);
+  }
+
+  /** The read-only place holding `path` (real) in any mode: `.git`/`.zi` of the cwd or a writable root, or ZI_HOME. */
+  protectedPlace(path: string, cwd: string): string | undefined {
+    return protectedPlace(path, [cwd, ...this.state().writableRoots], this.protectedPaths);
   }
 
   /**

@@ -33,6 +33,24 @@ const real = (path: string): string => {
 const within = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /**
+ * The place that stays read-only around `path` (a real path): a `.git` or `.zi` directory anywhere
+ * below one of `roots`, or one of `protectedPaths` (ZI_HOME), or undefined. The permission rules ask before an edit there, sandbox
+ * or not (docs/permissions.md).
+ */
+export function protectedPlace(path: string, roots: readonly string[], protectedPaths: readonly string[]): string | undefined {
+  const kept = protectedPaths.map(real).find((dir) => within(path, dir));
+  if (kept !== undefined) return kept;
+  // Any `.git` or `.zi` below a root, a nested repository's too (bubblewrap can only bind those that exist).
+  for (const root of roots.map(real)) {
+    if (!within(path, root)) continue;
+    const segments = path.slice(root.length).split(sep);
+    const at = segments.findIndex((segment) => PROTECTED_NAMES.includes(segment));
+    if (at >= 0) return root + segments.slice(0, at + 1).join(sep);
+  }
+  return undefined;
+}
+
+/**
  * Why the sandbox of `state` refuses a tool's own write of `paths` (real paths, symlinks resolved, as
  * the tool's declaration gives them), or undefined when every one lies in a writable root and outside
  * what stays read-only. A write whose tool declares no path cannot be fenced, so it is refused.
@@ -42,11 +60,10 @@ export function writeRefusal(state: Pick<SandboxState, "mode" | "writableRoots">
   const prefix = `The sandbox (mode "${state.mode}") refused this write`;
   if (state.mode === "read-only") return `${prefix}: in read-only mode no tool writes files.`;
   if (paths.length === 0) return `${prefix}: the tool does not declare the paths it writes.`;
-  const places = writablePlaces(state, cwd, protectedPaths);
-  const roots = places.roots.map(real);
-  const readOnly = places.readOnly.map(real);
+  const { roots: writable } = writablePlaces(state, cwd, protectedPaths);
+  const roots = writable.map(real);
   for (const path of paths) {
-    const kept = readOnly.find((dir) => within(path, dir));
+    const kept = protectedPlace(path, writable, protectedPaths);
     if (kept !== undefined) return `${prefix}: ${path} is inside ${kept}, which stays read-only.`;
     if (!roots.some((root) => within(path, root))) return `${prefix}: ${path} is outside the working directory and the writable roots (${roots.join(", ")}).`;
   }

@@ -21,16 +21,22 @@ export function locate(cwd: string, real: string): { relative: string | undefine
  * What the policy looks at in one call, from its tool's declaration: for a call that runs a command
  * each simple command of the line (a command with no words at all is one empty unit, so it still meets
  * the tool's rules), for a call that touches paths each path (as the tool's own resolver found it,
- * symlinks resolved), for every other call the tool itself.
+ * symlinks resolved, and for an edit the read-only place holding it, if any), for every other call the
+ * tool itself.
  */
-export function callUnits(toolName: string, effect: ToolEffect, description: ToolCallDescription, cwd: string): CallUnit[] {
+export function callUnits(toolName: string, effect: ToolEffect, description: ToolCallDescription, cwd: string, protectedPlace?: (real: string) => string | undefined): CallUnit[] {
   const tool = toolName;
   if (description.command !== undefined) {
     const parts = commandParts(description.command);
     if (parts.length === 0) return [{ kind: "command", tool, effect, tokens: [], opaque: false, runs: [] }];
     return parts.map((part) => ({ kind: "command", tool, effect, tokens: part.tokens, opaque: part.opaque, runs: part.runs }));
   }
-  if (description.paths.length > 0) return description.paths.map((entry) => ({ kind: "path", tool, effect, ...locate(cwd, entry.real) }));
+  if (description.paths.length > 0) {
+    return description.paths.map((entry) => {
+      const protectedBy = effect === "edit" ? protectedPlace?.(entry.real) : undefined;
+      return { kind: "path", tool, effect, ...locate(cwd, entry.real), ...(protectedBy === undefined ? {} : { protectedBy }) };
+    });
+  }
   return [{ kind: "tool", tool, effect }];
 }
 

@@ -91,7 +91,8 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     if (this.policy.permissive && hooks.action === undefined && hooks.rewrittenBy.length === 0) return { action: "allow", args: call.args };
     const declaration = declarationOf(call);
     const description = describeCall(call.toolName, declaration, call.args, this.cwd);
-    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd));
+    const sandbox = this.session().sandbox;
+    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd, (real) => sandbox.protectedPlace(real, this.cwd)));
     const { rule } = evaluation;
     if (evaluation.action === "deny") {
       const message = `Permission denied by ${describeRule(rule)}.`;

@@ -10,7 +10,7 @@ import type { ToolEffect } from "../../core/wire/session-types.js";
 export type CallUnit =
   | { kind: "tool"; tool: string; effect: ToolEffect }
   | { kind: "command"; tool: string; effect: ToolEffect; tokens: string[]; opaque: boolean; runs: string[][] }
-  | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string };
+  | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string; protectedBy?: string };
 
 /** A rule checked and compiled once: its matchers are built when it enters a policy. */
 export class CompiledRule {

@@ -38,3 +38,28 @@ describe("ACP after \"Always allow\" on ls and git status: the crafted commands 
     expect(zi.schemaProblems()).toEqual([]);
   }, 60_000);
 });
+
+describe("ACP in Accept edits: an edit in the project runs, a git hook or the project's settings ask (official SDK client)", () => {
+  it("write src/a.ts runs unasked; write .git/hooks/pre-commit and .zi/settings.json raise session/request_permission and, rejected, write nothing", async () => {
+    const cwd = AcpZi.dir("zi-acp-protected-");
+    mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+    const write = (id: string, path: string) => [{ toolCalls: [{ id, name: "write", arguments: { path, content: "#!/bin/sh\ntouch PWNED\n" } }] }, { text: "ok" }];
+    const asked: string[] = [];
+    const zi = await AcpZi.start({
+      settings: { defaultModel: "faux/scripted" },
+      fauxScript: { responses: [...write("src", "src/a.ts"), ...write("hook", ".git/hooks/pre-commit"), ...write("settings", ".zi/settings.json")] },
+      onPermission: (request) => {
+        asked.push(request.toolCall.toolCallId);
+        return { outcome: { outcome: "selected", optionId: "reject_once" } };
+      },
+    });
+    started.push(zi);
+    await zi.initialize();
+    const { sessionId } = await zi.newSession(cwd);
+    await zi.agent.request("session/set_mode", { sessionId, modeId: "accept-edits" });
+    for (let i = 0; i < 3; i++) expect((await zi.prompt(sessionId, `p${i}`)).stopReason).toBe("end_turn");
+    expect(asked).toEqual(["hook", "settings"]);
+    expect([existsSync(join(cwd, "src", "a.ts")), existsSync(join(cwd, ".git", "hooks", "pre-commit")), existsSync(join(cwd, ".zi"))]).toEqual([true, false, false]);
+    expect(zi.schemaProblems()).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "@jest/globals";
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ACP_MODES } from "../../../core/acp/acp-permission-modes.js";
+import { SandboxControl } from "../../../core/sandbox/sandbox-control.js";
+import { declarationOf, describeCall } from "../../../core/session/tool-declaration.js";
+import type { PermissionAction, PermissionRule } from "../../../core/wire/session-types.js";
+import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.factory.js";
+import { callUnits } from "../../../plugins/permissions/call-units.js";
+import { PermissionPolicy } from "../../../plugins/permissions/permission-policy.js";
+
+/** A project with a git directory, and a ZI_HOME of its own (protected as the session module protects it). */
+function project() {
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "zi-protected-")));
+  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+  const ziHome = realpathSync(mkdtempSync(join(tmpdir(), "zi-protected-home-")));
+  const sandbox = new SandboxControl({ mode: "off", network: false, writableRoots: [] }, [ziHome]);
+  const tools = new Map(createCodingTools({ cwd, logDir: join(ziHome, "logs") }).map((tool) => [tool.name, tool]));
+  const verdict = (layer: { default?: PermissionAction; rules: PermissionRule[] }, tool: string, args: Record<string, unknown>): PermissionAction => {
+    const policy = new PermissionPolicy();
+    policy.setRuntime(layer);
+    const declaration = declarationOf(tools.get(tool));
+    return policy.evaluate(callUnits(tool, declaration.effect, describeCall(tool, declaration, args, cwd), cwd, (real) => sandbox.protectedPlace(real, cwd))).action;
+  };
+  return { cwd, ziHome, verdict };
+}
+
+describe("edits of .git, .zi and ZI_HOME ask unless a path rule names them", () => {
+  const acceptEdits = ACP_MODES.get("accept-edits")!.layer;
+  const write = (path: string) => ({ path, content: "x" });
+
+  it("ACP's accept-edits: an edit in the project runs, a git hook, the project's settings or ZI_HOME's ask", () => {
+    const { ziHome, verdict } = project();
+    expect(verdict(acceptEdits, "write", write("src/a.ts"))).toBe("allow");
+    expect(verdict(acceptEdits, "write", write(".git/hooks/pre-commit"))).toBe("ask");
+    expect(verdict(acceptEdits, "edit", { path: ".git/config", edits: [{ oldText: "a", newText: "b" }] })).toBe("ask");
+    expect(verdict(acceptEdits, "write", write(".zi/settings.json"))).toBe("ask");
+    expect(verdict(acceptEdits, "write", write(join(ziHome, "settings.json")))).toBe("ask");
+    expect(verdict(acceptEdits, "write", write("vendor/lib/.git/hooks/post-checkout"))).toBe("ask");
+    expect(verdict(acceptEdits, "write", write("src/.gitignore"))).toBe("allow");
+  });
+
+  it("a default allow or a tool rule does not reach them; a path rule does; reading them is not an edit", () => {
+    const { verdict } = project();
+    expect(verdict({ default: "allow", rules: [{ action: "deny", command: "rm" }] }, "write", write(".git/hooks/pre-commit"))).toBe("ask");
+    expect(verdict({ default: "ask", rules: [{ action: "allow", tool: "write" }] }, "write", write(".git/hooks/pre-commit"))).toBe("ask");
+    expect(verdict({ default: "ask", rules: [{ action: "allow", path: ".git/**" }] }, "write", write(".git/hooks/pre-commit"))).toBe("allow");
+    expect(verdict({ default: "ask", rules: [{ action: "allow", readOnly: true }] }, "read", { path: ".git/config" })).toBe("allow");
+  });
+});
