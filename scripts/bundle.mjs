@@ -4,11 +4,20 @@
 // (docs/performance.md). It bundles tsc's JavaScript, not the TypeScript sources, so the decorator
 // metadata tsc emitted (tsyringe injects by it) is kept as it is. Every dynamic import stays a chunk
 // of its own, so what `ready` and the first response need still loads first and alone.
+//
+// Two passes. esbuild bundles (CommonJS packages, tree shaking, minifying) with one chunk per set of
+// dynamic imports that shares a module: ~25 small chunks that the entry imports statically, each
+// resolved, read, compiled and linked on its own at every start. Rollup then regroups esbuild's output
+// files (not the sources: nothing is transformed again) so that a start loads a few files: see
+// `groups` below.
 import { build } from "esbuild";
+import { rollup } from "rollup";
 import { rmSync } from "node:fs";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const ENTRY = "dist/bin/zi-cli.js";
 
 // Left to node_modules: the provider SDKs pi-ai loads only when a real provider streams, and jiti,
 // which loads only for extension files and reads its own files at run time. Not the `openai` SDK: the
@@ -17,15 +26,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // is one more lazily loaded chunk, read only when such a provider is resolved.
 const EXTERNAL = ["jiti", "@anthropic-ai/sdk", "@google/genai", "@mistralai/mistralai", "@aws-sdk/*", "@smithy/*", "proxy-agent", "undici"];
 
-rmSync(`${root}dist/bin/chunks`, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ["dist/bin/zi-cli.js"],
+  entryPoints: [ENTRY],
   outdir: "dist/bin",
   chunkNames: "chunks/[name]-[hash]",
-  allowOverwrite: true,
   bundle: true,
   splitting: true,
+  write: false,
   format: "esm",
   platform: "node",
   target: "node20",
@@ -45,7 +53,83 @@ const result = await build({
   logLevel: "warning",
   metafile: true,
 });
-const outputs = Object.entries(result.metafile.outputs);
-const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
-process.stderr.write(`bundle: ${outputs.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin\n`);
+
+const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
+const outputs = result.metafile.outputs;
+const abs = (path) => `${root}${path}`;
+const staticImports = (path) => outputs[path].imports.filter((i) => i.kind === "import-statement" && !i.external).map((i) => i.path);
+const dynamicImports = (path) => outputs[path].imports.filter((i) => i.kind === "dynamic-import" && !i.external).map((i) => i.path);
+const closure = (roots) => {
+  const seen = new Set();
+  for (const queue = [...roots]; queue.length > 0; ) {
+    const path = queue.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    queue.push(...staticImports(path));
+  }
+  return seen;
+};
+
+// What rollup puts together. `core`: every file the entry imports statically (all of them load at
+// every start anyway, in the same order). `session`: the dynamic imports behind the first response
+// (the built-in plugins' modules, the families, the DI wiring), always loaded together by RPC mode
+// (bin/zi-cli.ts, core/boot/rpc-application.ts), with the files only they import. Reflect stays a file
+// of its own: the polyfill is awaited before any of them loads (bin/zi-cli.ts says why), an order
+// that must not depend on how a bundler groups modules. Everything else keeps esbuild's chunks.
+const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
+const core = closure([ENTRY]);
+core.delete(ENTRY);
+const dynamicEntries = new Set(Object.keys(outputs).flatMap(dynamicImports));
+const byEntryPoint = new Map([...dynamicEntries].map((path) => [outputs[path].entryPoint, path]));
+const session = new Set(SESSION_ENTRIES.map((entryPoint) => {
+  const path = byEntryPoint.get(entryPoint);
+  if (!path) throw new Error(`bundle: ${entryPoint} is no longer a dynamic import; update SESSION_ENTRIES`);
+  return path;
+}));
+// Which dynamic imports load a file: a file joins `session` only when nothing but those loads it.
+const loadedBy = new Map();
+for (const entry of dynamicEntries) for (const path of closure([entry])) loadedBy.set(path, [...(loadedBy.get(path) ?? []), entry]);
+const GROUPS = ["core", "session"];
+const group = new Map();
+for (const path of core) group.set(abs(path), "core");
+for (const [path, entries] of loadedBy) {
+  if (!core.has(path) && path !== ENTRY && entries.every((entry) => session.has(entry))) group.set(abs(path), "session");
+}
+
+rmSync(`${root}dist/bin/chunks`, { recursive: true, force: true });
+const rolled = await rollup({
+  input: abs(ENTRY),
+  // esbuild has already tree-shaken; rollup only regroups, and must keep every statement.
+  treeshake: false,
+  plugins: [
+    {
+      name: "esbuild-output",
+      resolveId(source, importer) {
+        if (importer === undefined) return source;
+        if (!source.startsWith(".")) return { id: source, external: true };
+        const path = fileURLToPath(new URL(source, `file://${importer}`));
+        if (!files.has(path)) throw new Error(`bundle: ${importer} imports ${source}, which esbuild did not write`);
+        return path;
+      },
+      load: (id) => files.get(id),
+    },
+  ],
+  onwarn(warning) {
+    throw new Error(`bundle: rollup: ${warning.message}`);
+  },
+});
+const { output } = await rolled.write({
+  dir: `${root}dist/bin`,
+  format: "es",
+  entryFileNames: "zi-cli.js",
+  // esbuild's names carry their content hash already.
+  chunkFileNames: (chunk) => (GROUPS.includes(chunk.name) ? "chunks/[name]-[hash].js" : "chunks/[name].js"),
+  // Every other file stays a chunk of its own: a manual chunk would otherwise take in the files it
+  // imports, and code would run when a chunk that merely shares it loads.
+  manualChunks: (id) => group.get(id) ?? basename(id, ".js"),
+  hoistTransitiveImports: false,
+});
+const total = output.reduce((sum, file) => sum + (file.type === "chunk" ? Buffer.byteLength(file.code) : 0), 0);
+const first = output.find((file) => file.type === "chunk" && file.isEntry);
+process.stderr.write(`bundle: ${output.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin; the entry imports ${first.imports.filter((name) => !name.startsWith("node:") && name.startsWith("chunks/")).length} of them\n`);
 if (process.env.ZI_BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.ZI_BUNDLE_META, JSON.stringify(result.metafile));
