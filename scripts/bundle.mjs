@@ -70,31 +70,32 @@ const closure = (roots) => {
   return seen;
 };
 
-// What rollup puts together. `core`: every file the entry imports statically (all of them load at
-// every start anyway, in the same order). `session`: the dynamic imports behind the first response
-// (the built-in plugins' modules, the families, the DI wiring), always loaded together by RPC mode
-// (bin/zi-cli.ts, core/boot/rpc-application.ts), with the files only they import. Reflect stays a file
-// of its own: the polyfill is awaited before any of them loads (bin/zi-cli.ts says why), an order
-// that must not depend on how a bundler groups modules. Everything else keeps esbuild's chunks.
+// What rollup puts together:
+// - `core`: every file the entry imports statically. All of them load at every start anyway, before
+//   `ready`, in the same order.
+// - `session`: every file the first response loads after `ready` (RPC mode's dynamic imports of the
+//   built-in plugins' modules, the families, the DI wiring: bin/zi-cli.ts, core/boot/rpc-application.ts)
+//   but the Reflect polyfill's. A mode that loads one of them now loads all of them, none run more than
+//   module bodies (class declarations, decorators): they are the pi-rpc, interactive, ACP and schema
+//   modes, which load the families anyway, and the plugins' activation, which comes after them.
+// - `polyfill`: `reflect-metadata`, a file of its own that `session` imports statically: it is awaited
+//   before any of them loads (bin/zi-cli.ts), and so runs before tsyringe whatever the grouping.
+// Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
-const core = closure([ENTRY]);
-core.delete(ENTRY);
-const dynamicEntries = new Set(Object.keys(outputs).flatMap(dynamicImports));
-const byEntryPoint = new Map([...dynamicEntries].map((path) => [outputs[path].entryPoint, path]));
-const session = new Set(SESSION_ENTRIES.map((entryPoint) => {
-  const path = byEntryPoint.get(entryPoint);
-  if (!path) throw new Error(`bundle: ${entryPoint} is no longer a dynamic import; update SESSION_ENTRIES`);
+const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
+const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [outputs[path].entryPoint, path]));
+const dynamicEntry = (entryPoint) => {
+  const path = dynamicEntries.get(entryPoint);
+  if (!path) throw new Error(`bundle: ${entryPoint} is no longer a dynamic import; update scripts/bundle.mjs`);
   return path;
-}));
-// Which dynamic imports load a file: a file joins `session` only when nothing but those loads it.
-const loadedBy = new Map();
-for (const entry of dynamicEntries) for (const path of closure([entry])) loadedBy.set(path, [...(loadedBy.get(path) ?? []), entry]);
-const GROUPS = ["core", "session"];
-const group = new Map();
-for (const path of core) group.set(abs(path), "core");
-for (const [path, entries] of loadedBy) {
-  if (!core.has(path) && path !== ENTRY && entries.every((entry) => session.has(entry))) group.set(abs(path), "session");
-}
+};
+const core = closure([ENTRY]);
+const polyfill = closure([dynamicEntry(POLYFILL_ENTRY)]);
+const session = [...closure(SESSION_ENTRIES.map(dynamicEntry))].filter((path) => !core.has(path) && !polyfill.has(path));
+core.delete(ENTRY);
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session };
+const GROUPS = Object.keys(grouped);
+const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 
 rmSync(`${root}dist/bin/chunks`, { recursive: true, force: true });
 const rolled = await rollup({
