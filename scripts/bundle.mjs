@@ -80,9 +80,13 @@ const closure = (roots) => {
 //   modes, which load the families anyway, and the plugins' activation, which comes after them.
 // - `polyfill`: `reflect-metadata`, a file of its own that `session` imports statically: it is awaited
 //   before any of them loads (bin/zi-cli.ts), and so runs before tsyringe whatever the grouping.
+// - `models`: pi-ai (the model catalogue and its schema library, typebox), which the first
+//   `model.select` loads (core/models/pi-ai-loader.ts); only pi-ai's own providers share its files,
+//   and they load after it.
 // Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
+const MODELS_ENTRY = "node_modules/@mariozechner/pi-ai/dist/index.js";
 const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [outputs[path].entryPoint, path]));
 const dynamicEntry = (entryPoint) => {
   const path = dynamicEntries.get(entryPoint);
@@ -92,8 +96,9 @@ const dynamicEntry = (entryPoint) => {
 const core = closure([ENTRY]);
 const polyfill = closure([dynamicEntry(POLYFILL_ENTRY)]);
 const session = [...closure(SESSION_ENTRIES.map(dynamicEntry))].filter((path) => !core.has(path) && !polyfill.has(path));
+const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !core.has(path) && !polyfill.has(path) && !session.includes(path));
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, models };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 
