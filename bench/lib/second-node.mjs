@@ -14,7 +14,7 @@ export const SECOND_NODE_PACKAGE = `node-${process.platform}-${process.arch}@26`
 
 /** { path, version } of the Node to run, or { reason } when there is none. */
 export async function secondNode(choice) {
-  if (choice === "none") return { reason: "skipped (--node none)" };
+  if (choice === "none") return { reason: "--node none" };
   if (choice !== undefined) return describe(choice);
   const dir = join(homedir(), ".cache", "zi-bench", "node");
   const path = join(dir, "node_modules", `node-${process.platform}-${process.arch}`, "bin", "node");
