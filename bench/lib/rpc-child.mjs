@@ -35,10 +35,11 @@ export class RpcChild {
   #nextId = 0;
   #strayPreview = null;
 
-  constructor(label, script, args, env, cwd) {
+  /** node: the Node binary that runs the script (the bench's own by default). */
+  constructor(label, script, args, env, cwd, node = process.execPath) {
     this.label = label;
     this.spawnedAt = performance.now();
-    this.#process = spawn(process.execPath, [script, ...args], { env: env ?? process.env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+    this.#process = spawn(node, [script, ...args], { env: env ?? process.env, cwd, stdio: ["pipe", "pipe", "pipe"] });
     this.pid = this.#process.pid;
     this.#process.stdin.on("error", () => {}); // an early exit surfaces through the exit check instead
     this.#process.stderr.on("data", (chunk) => {

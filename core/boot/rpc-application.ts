@@ -18,6 +18,15 @@ import { kernelBindings, type KernelBindings } from "./kernel-bindings.js";
  */
 const PENDING_OUTPUT_RECORDS = 128;
 
+/**
+ * Resolves in the event loop's turn after the next: by then the requests queued while the methods were
+ * being wired have been admitted and their answers flushed (the writer's end-of-turn flush is an
+ * immediate queued in the turn they were answered). Started sooner, the deferred startup's synchronous
+ * part (plugin activation, and on Node 22 and later the modules it imports, read and run within the
+ * same turn) ran ahead of that flush and held the first response back (docs/performance.md).
+ */
+const afterNextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
 export interface RpcApplicationIo {
   input: Readable;
   output: OutputSink;
@@ -86,7 +95,9 @@ export class RpcApplication {
     // The deferred startup begins once the method table is handed over, not beside its loading: the
     // plugins' activation imports the coding tools and delegation, and loaded side by side they delayed
     // the first response (docs/performance.md). A wiring failure is the server's to report.
-    const startup = Promise.all([written, wiring.catch(() => undefined)]).then(() => this.module.afterReady());
+    const startup = Promise.all([written, wiring.catch(() => undefined)])
+      .then(afterNextTurn)
+      .then(() => this.module.afterReady());
     const exit = this.server.start(wiring, startup);
     readyWritten();
     return exit;

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { CONTEXT_LIMITS, type ContextLimits } from "./context-limits.js";
 import { readPromptText } from "./context-text.js";
 import type { ContextProblem, ShadowedSkill, Skill } from "./context-types.js";
-import { SkillParser } from "./skill-parser.js";
+
+/**
+ * The parser and its YAML library (~160 KiB bundled) are loaded with the first SKILL.md read, not with
+ * the session: a start without skills never compiles them (docs/performance.md).
+ */
+const skillParser = async () => (await import("./skill-parser.js")).SkillParser;
 
 export interface SkillCatalogResult {
   skills: Skill[];
@@ -70,6 +75,7 @@ export class SkillCatalog {
       problems.push({ source: path, error: read.reason });
       return undefined;
     }
+    const SkillParser = await skillParser();
     try {
       return { ...SkillParser.parse(read.text, folder, limits), path };
     } catch (error) {

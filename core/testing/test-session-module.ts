@@ -58,6 +58,9 @@ export class TestSessionModule implements SessionModule {
     this.thinking = options.thinking ?? absent<ThinkingPort>("THINKING");
     this.commands = options.commands ?? absent<CommandPort>("COMMANDS");
     this.startup = options.startup ?? Promise.resolve();
+    // A test may fail its startup before RpcApplication asks for it (afterReady runs a turn after the
+    // wiring): the failure is reported through afterReady's promise, not as an unhandled rejection.
+    this.startup.catch(() => undefined);
   }
 
   /** Emits like a producer that honours backpressure: resolves once every listener has taken the event. */
