@@ -3,18 +3,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 // ts-node and tsconfig.json of the project being run (the working directory), as `ts-node/esm` finds them.
 const service = createRequire(join(process.cwd(), "package.json"))("ts-node").create();
 const RELATIVE_JS = /^(\.{1,2}\/|\/|file:).*\.js$/;
 const TYPESCRIPT = /\.[cm]?ts$/;
 
-/** `./x.js` names what TypeScript emits: from source, that is `./x.ts` where it exists (ts-node's own rule). */
+/**
+ * `./x.js` names what TypeScript emits: from source, that is `./x.ts` where it exists and ts-node
+ * compiles it (not under node_modules, where a package may ship its .ts beside its .js).
+ */
 export function resolve(specifier, context, nextResolve) {
   if (RELATIVE_JS.test(specifier) && context.parentURL?.startsWith("file:")) {
-    const source = new URL(`${specifier.slice(0, -".js".length)}.ts`, context.parentURL);
-    if (existsSync(fileURLToPath(source))) return nextResolve(source.href, context);
+    const source = fileURLToPath(new URL(`${specifier.slice(0, -".js".length)}.ts`, context.parentURL));
+    if (!service.ignored(source) && existsSync(source)) return nextResolve(pathToFileURL(source).href, context);
   }
   return nextResolve(specifier, context);
 }
