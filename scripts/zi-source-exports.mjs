@@ -18,7 +18,8 @@ try {
 
 const IN_PROCESS = new Set(["testing", "family"]);
 
-export async function resolve(specifier, context, nextResolve) {
+// Not async: the same hook serves module.register (async chain) and module.registerHooks (synchronous).
+export function resolve(specifier, context, nextResolve) {
   if (typeof pkg.name === "string" && IN_PROCESS.has(specifier.slice(pkg.name.length + 1)) && specifier.startsWith(`${pkg.name}/`)) {
     const entry = pkg.exports?.[`.${specifier.slice(pkg.name.length)}`];
     const built = typeof entry === "string" ? entry : entry?.default;

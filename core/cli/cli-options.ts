@@ -1,3 +1,4 @@
+import { defaultZiOptions } from "./default-options.js";
 import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
 import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
 import { SANDBOX_MODES, type SandboxMode, type ThinkingLevel } from "../wire/session-types.js";
@@ -75,18 +76,7 @@ export function parseCliOptions(
   const positional: string[] = [];
   let model: string | undefined;
   let print = false;
-  const options: ZiOptions = {
-    mode: "rpc",
-    prompt: undefined,
-    model: undefined,
-    noSession: false,
-    sessionFile: undefined,
-    extensions: [],
-    fauxScript: env.ZI_FAUX_SCRIPT || undefined,
-    trustProject: false,
-    budget: {},
-    outputSchemaFile: undefined,
-  };
+  const options = defaultZiOptions("rpc", env);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];

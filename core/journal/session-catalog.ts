@@ -13,6 +13,21 @@ const CONCURRENCY = 8;
 const LF = 0x0a;
 const MESSAGE_PREFIX = Buffer.from('{"type":"message",');
 
+/** Bytes read from the start of a journal to find its header line (SessionJournal writes it first, short). */
+const HEADER_BYTES = 64 * 1024;
+
+/** Where a session's journal is, and the working directory its session started in. */
+export interface JournalLocation {
+  path: string;
+  cwd: string;
+}
+
+interface JournalHeader {
+  sessionId: string;
+  cwd: string;
+  timestamp: string | null;
+}
+
 /** What the index keeps of one journal: enough to list it, and how far it was read. */
 interface IndexRecord {
   name: string;
@@ -56,9 +71,21 @@ export class SessionCatalog {
     return { start, total: items.length, nextStart: next < items.length ? next : null, sessions };
   }
 
-  /** The journal of session `id`, or undefined. */
-  async find(id: string): Promise<SessionListItem | undefined> {
-    return (await this.items()).find((item) => item.id === id);
+  /**
+   * The journal of session `id` and the cwd its header names, or undefined. A journal named for the id
+   * is read no further than its header, so opening one session (session.switch, ACP's session/load)
+   * does not index every journal; one not named for its session (copied, renamed by hand) is known by
+   * its header only, through the index.
+   */
+  async find(id: string): Promise<JournalLocation | undefined> {
+    for (const name of await this.names()) {
+      if (JOURNAL_NAME.exec(name)?.[1] !== id) continue;
+      const path = join(this.dir, name);
+      const header = await SessionCatalog.readHeader(path);
+      if (header?.sessionId === id) return { path, cwd: header.cwd };
+    }
+    const item = (await this.items()).find((candidate) => candidate.id === id);
+    return item === undefined ? undefined : { path: item.path, cwd: item.cwd };
   }
 
   private async items(): Promise<SessionListItem[]> {
@@ -189,17 +216,42 @@ export class SessionCatalog {
     }
   }
 
+  /** The header of the journal `file` (its first line), or undefined when it is no regular file or no journal. */
+  private static async readHeader(file: string): Promise<JournalHeader | undefined> {
+    try {
+      if (!statSync(file).isFile()) return undefined;
+      const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        const buffer = Buffer.allocUnsafe(HEADER_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+        const lf = buffer.subarray(0, bytesRead).indexOf(LF);
+        return SessionCatalog.header(buffer.subarray(0, lf === -1 ? bytesRead : lf));
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The one reading of a journal's first line: `{"type":"session","sessionId",…,"cwd",…}`. */
+  private static header(line: Buffer): JournalHeader | undefined {
+    try {
+      const header = JSON.parse(line.toString("utf8")) as { type?: unknown; sessionId?: unknown; cwd?: unknown; timestamp?: unknown };
+      if (header.type !== "session" || typeof header.sessionId !== "string" || typeof header.cwd !== "string") return undefined;
+      return { sessionId: header.sessionId, cwd: header.cwd, timestamp: typeof header.timestamp === "string" ? header.timestamp : null };
+    } catch {
+      return undefined; // not a journal
+    }
+  }
+
   private static visit(record: IndexRecord, line: Buffer, first: boolean): void {
     if (first) {
-      try {
-        const header = JSON.parse(line.toString("utf8")) as { type?: unknown; sessionId?: unknown; cwd?: unknown; timestamp?: unknown };
-        if (header.type !== "session" || typeof header.sessionId !== "string" || typeof header.cwd !== "string") return;
-        record.id = header.sessionId;
-        record.cwd = header.cwd;
-        record.created = typeof header.timestamp === "string" ? header.timestamp : null;
-      } catch {
-        // not a journal
-      }
+      const header = SessionCatalog.header(line);
+      if (header === undefined) return;
+      record.id = header.sessionId;
+      record.cwd = header.cwd;
+      record.created = header.timestamp;
       return;
     }
     // Zi writes `type` first, so a message entry is known by its first bytes, without parsing the line.

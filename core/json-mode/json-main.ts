@@ -3,6 +3,7 @@ import type { SessionModule } from "../boot/session-module.js";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { JsonLineWriter } from "./json-line-writer.js";
 import { JsonModeRunner } from "./json-mode-runner.js";
+import { OneShotStop } from "./one-shot-stop.js";
 import type { ProcessShell } from "../shell/process-shell.js";
 
 
@@ -25,14 +26,7 @@ export class JsonMain {
       return 1;
     }
     const writer = new JsonLineWriter(this.output);
-    const stop = new AbortController();
-    let signalCode: number | undefined;
-    // A signal (or an uncaught exception no extension can be named for) interrupts the run.
-    this.shell.onShutdown((code) => {
-      signalCode ??= code;
-      stop.abort();
-    });
-    this.shell.adopt(module);
+    const stop = new OneShotStop(this.shell, module, this.log);
     const code = await new JsonModeRunner(module, { writeLine: (line) => writer.writeLine(line), log: this.log }).run(
       this.options.prompt ?? "",
       this.options.model,
@@ -40,7 +34,6 @@ export class JsonMain {
       this.options,
     );
     await writer.drained();
-    await module.dispose().catch((error) => this.log(`zi: dispose failed: ${(error as Error).message}`));
-    return signalCode ?? code;
+    return stop.end(code);
   }
 }

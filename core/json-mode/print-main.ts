@@ -9,6 +9,7 @@ import { RPC_LIMITS } from "../wire/limits.js";
 import type { AgentSessionEvent, ThinkingLevel } from "../wire/session-types.js";
 
 import { JsonModeRunner } from "./json-mode-runner.js";
+import { OneShotStop } from "./one-shot-stop.js";
 import type { ProcessShell } from "../shell/process-shell.js";
 import { RUN_EXIT_CODES as ONE_SHOT_EXIT } from "./run-exit-codes.js";
 import type { RunResult } from "./run-result-line.js";
@@ -48,14 +49,7 @@ export class PrintMain {
       this.io.log(`zi: cannot start: ${(error as Error).message}`);
       return ONE_SHOT_EXIT.failed;
     }
-    const stop = new AbortController();
-    let signalCode: number | undefined;
-    // A signal (or an uncaught exception no extension can be named for) interrupts the run.
-    this.shell.onShutdown((code) => {
-      signalCode ??= code;
-      stop.abort();
-    });
-    this.shell.adopt(module);
+    const stop = new OneShotStop(this.shell, module, this.io.log);
     let result: RunResult | undefined;
     // The runner hands over each line --mode json would print; print mode keeps stderr notes of what
     // went wrong and the result line, which says how the run ended and what it answered.
@@ -76,8 +70,7 @@ export class PrintMain {
     } else if (result?.status === "budget_exceeded" && result.budget) this.io.log(`zi: the run reached its ${result.budget.scope} budget ${result.budget.budget} (${result.budget.used} of ${result.budget.limit})`);
     else if (result?.errorMessage) this.io.log(`zi: the run ${result.status === "structured_output_invalid" ? "gave no answer matching the schema" : "failed"}: ${result.errorMessage}`);
     else if (code === ONE_SHOT_EXIT.interrupted) this.io.log("zi: interrupted");
-    await module.dispose().catch((error) => this.io.log(`zi: dispose failed: ${(error as Error).message}`));
-    return signalCode ?? code;
+    return stop.end(code);
   }
 
   /** The positional prompt, then piped stdin after a blank line (as `pi -p` and `claude -p` take it). */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ZiOptions } from "../cli/cli-options.js";
+import { defaultZiOptions } from "../cli/default-options.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../wire/session-types.js";
 
 /**
@@ -54,19 +55,7 @@ const REFUSED = new Map<string, string>([
  * Zi's own `--faux-script` and `--trust-project` are accepted too.
  */
 export function parsePiRpcOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ZiOptions {
-  const options: ZiOptions = {
-    mode: "pi-rpc",
-    prompt: undefined,
-    model: undefined,
-    noSession: false,
-    sessionFile: undefined,
-    extensions: [],
-    fauxScript: env.ZI_FAUX_SCRIPT || undefined,
-    trustProject: false,
-    appendSystemPrompt: [],
-    budget: {},
-    outputSchemaFile: undefined,
-  };
+  const options: ZiOptions = { ...defaultZiOptions("pi-rpc", env), appendSystemPrompt: [] };
   const pi: PiRpcFlags = { provider: undefined, model: undefined, thinking: undefined, models: undefined, tools: undefined, warnings: [] };
   const unknown: string[] = [];
   const positional: string[] = [];

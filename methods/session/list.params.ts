@@ -1,20 +1,11 @@
-import { IsIn, IsInt, Max, Min } from "class-validator";
+import { IsIn } from "class-validator";
 import { Optional, SESSION_TREE_LIMITS, type SessionListScope } from "../../core/family/family-api.js";
+import { pagedParams } from "./paged.params.js";
 
-export class ListParams {
+/** `session.list`: a scope, `start` ≥ 0, `limit` 1..maxSessionPageItems. */
+export class ListParams extends pagedParams(SESSION_TREE_LIMITS.maxSessionPageItems) {
   /** `cwd` (default): journals whose session started in this connection's working directory; `all`: every journal. */
   @Optional()
   @IsIn(["cwd", "all"])
   scope?: SessionListScope;
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  start?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(SESSION_TREE_LIMITS.maxSessionPageItems)
-  limit?: number;
 }

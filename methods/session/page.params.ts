@@ -1,16 +1,5 @@
-import { IsInt, Max, Min } from "class-validator";
-import { Optional, RPC_LIMITS } from "../../core/family/family-api.js";
+import { RPC_LIMITS } from "../../core/family/family-api.js";
+import { pagedParams } from "./paged.params.js";
 
-/** Shared by `session.get_messages` and `session.get_outcomes`: both page limits are 100. */
-export class PageParams {
-  @Optional()
-  @IsInt()
-  @Min(0)
-  start?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(RPC_LIMITS.maxMessagePageItems)
-  limit?: number;
-}
+/** `session.get_messages`: `start` ≥ 0, `limit` 1..maxMessagePageItems. */
+export class PageParams extends pagedParams(RPC_LIMITS.maxMessagePageItems) {}

@@ -1,15 +1,5 @@
-import { IsInt, Max, Min } from "class-validator";
-import { Optional, SESSION_TREE_LIMITS } from "../../core/family/family-api.js";
+import { SESSION_TREE_LIMITS } from "../../core/family/family-api.js";
+import { pagedParams } from "./paged.params.js";
 
-export class TreePageParams {
-  @Optional()
-  @IsInt()
-  @Min(0)
-  start?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(SESSION_TREE_LIMITS.maxTreePageItems)
-  limit?: number;
-}
+/** `session.get_tree`: `start` ≥ 0, `limit` 1..maxTreePageItems. */
+export class TreePageParams extends pagedParams(SESSION_TREE_LIMITS.maxTreePageItems) {}

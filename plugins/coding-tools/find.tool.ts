@@ -6,10 +6,11 @@ import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { GlobMatcher } from "./glob-matcher.js";
 import { comparePaths } from "./search-backend.js";
 import { chooseSearchBackend } from "./search-backend-choice.js";
+import { searchDeclaration } from "./search-declaration.js";
 import { joinBounded, resolveSearchRoot } from "./search-root.js";
 import { SortedBest } from "./sorted-best.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, toolCallPath } from "./tool-paths.js";
+import { displayPath } from "./tool-paths.js";
 
 const { defaultFindLimit, maxListLimit, maxOutputBytes } = CODING_TOOL_LIMITS;
 
@@ -33,14 +34,7 @@ export class FindTool implements AgentTool {
     additionalProperties: false,
   };
 
-  readonly declaration: ToolDeclaration = {
-    effect: "read",
-    display: "search",
-    describe: (args, cwd) => {
-      const path = declaredString(args, "path");
-      return { title: `Find ${declaredString(args, "pattern") ?? "files"}${path ? ` in ${path}` : ""}`, paths: [toolCallPath(cwd, path ?? ".")] };
-    },
-  };
+  readonly declaration: ToolDeclaration = searchDeclaration((args) => `Find ${declaredString(args, "pattern") ?? "files"}`);
 
   constructor(private readonly ripgrep?: string | false) {}
 

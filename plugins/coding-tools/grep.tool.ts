@@ -8,11 +8,12 @@ import { GlobMatcher } from "./glob-matcher.js";
 import { type GrepLine, withContext } from "./grep-context.js";
 import { type ContentMatch, comparePaths, grepRegExp } from "./search-backend.js";
 import { chooseSearchBackend } from "./search-backend-choice.js";
+import { searchDeclaration } from "./search-declaration.js";
 import { joinBounded, resolveSearchRoot } from "./search-root.js";
 import { SortedBest } from "./sorted-best.js";
 import { clipChars } from "./text-bounds.js";
 import { ToolArgs } from "./tool-args.js";
-import { displayPath, toolCallPath } from "./tool-paths.js";
+import { displayPath } from "./tool-paths.js";
 
 const { defaultGrepLimit, maxGrepLimit, maxOutputBytes, grepLineChars, maxScanFileBytes, maxGrepContext } = CODING_TOOL_LIMITS;
 
@@ -49,14 +50,7 @@ export class GrepTool implements AgentTool {
     additionalProperties: false,
   };
 
-  readonly declaration: ToolDeclaration = {
-    effect: "read",
-    display: "search",
-    describe: (args, cwd) => {
-      const path = declaredString(args, "path");
-      return { title: `Search ${JSON.stringify(declaredString(args, "pattern") ?? "")}${path ? ` in ${path}` : ""}`, paths: [toolCallPath(cwd, path ?? ".")] };
-    },
-  };
+  readonly declaration: ToolDeclaration = searchDeclaration((args) => `Search ${JSON.stringify(declaredString(args, "pattern") ?? "")}`);
 
   constructor(private readonly ripgrep?: string | false) {}
 

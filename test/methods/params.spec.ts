@@ -3,9 +3,14 @@ import { describe, expect, it } from "@jest/globals";
 import { ParamsValidator } from "../../core/kernel/params-validator.js";
 import type { ParamsClass } from "../../core/kernel/rpc-method-metadata.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
+import { getRpcMethodDeclaration } from "../../core/kernel/rpc-method.decorator.js";
 import { SetEventsParams } from "../../methods/connection/set-events.params.js";
 import { SelectModelParams } from "../../methods/model/select-model.params.js";
 import { AwaitIdleParams } from "../../methods/session/await-idle.params.js";
+import { GetMessagesMethod } from "../../methods/session/get-messages.method.js";
+import { GetOutcomesMethod } from "../../methods/session/get-outcomes.method.js";
+import { GetTreeMethod } from "../../methods/session/get-tree.method.js";
+import { ListMethod } from "../../methods/session/list.method.js";
 import { PageParams } from "../../methods/session/page.params.js";
 import { PromptParams } from "../../methods/session/prompt.params.js";
 import { SelectThinkingParams } from "../../methods/thinking/select-thinking.params.js";
@@ -36,6 +41,29 @@ describe("params DTOs", () => {
     expect(fields(PageParams, { limit: 101 })).toEqual(["params.limit"]);
     expect(fields(PageParams, { limit: "5" })).toEqual(["params.limit"]);
     expect(fields(PageParams, { start: null })).toEqual(["params.start"]);
+  });
+
+  // Each paged method's window is its own class (methods/session/paged.params.ts): its bound, no other's.
+  it.each([
+    ["session.get_messages", GetMessagesMethod, 100],
+    ["session.get_outcomes", GetOutcomesMethod, 100],
+    ["session.list", ListMethod, 100],
+    ["session.get_tree", GetTreeMethod, 500],
+  ] as const)("%s: limit integer 1 up to its own page bound, start integer >= 0", (_name, method, max) => {
+    const dto = getRpcMethodDeclaration(method)!.params!;
+    expect(fields(dto, { start: 0, limit: 1 })).toEqual([]);
+    expect(fields(dto, { limit: max })).toEqual([]);
+    expect(fields(dto, { limit: max + 1 })).toEqual(["params.limit"]);
+    expect(fields(dto, { limit: 0 })).toEqual(["params.limit"]);
+    expect(fields(dto, { start: -1 })).toEqual(["params.start"]);
+    expect(fields(dto, { bogus: 1 })).toEqual(["params.bogus"]);
+  });
+
+  it("session.list keeps its scope beside the window", () => {
+    const dto = getRpcMethodDeclaration(ListMethod)!.params!;
+    expect(fields(dto, { scope: "all", start: 3, limit: 100 })).toEqual([]);
+    expect(fields(dto, { scope: "home" })).toEqual(["params.scope"]);
+    expect(fields(getRpcMethodDeclaration(GetTreeMethod)!.params!, { scope: "all" })).toEqual(["params.scope"]);
   });
 
   it("PromptParams: delivery enum, text up to 8 MiB, empty only for continue, completionId up to 256 bytes", () => {

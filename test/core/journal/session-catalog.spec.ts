@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionCatalog } from "../../../core/journal/session-catalog.js";
 import { SessionJournal } from "../../../core/journal/session-journal.js";
@@ -80,6 +80,28 @@ describe("SessionCatalog (session.list)", () => {
     appendFileSync(join(dir, "2026_torn.jsonl"), '{"type":"sess');
     const page = await new SessionCatalog(dir).list(undefined, 0, 10);
     expect(page.sessions.map((session) => session.id)).toEqual(["real"]);
+  });
+
+  it("finds a session's journal by id: one named for it from its header alone, any other through the index", async () => {
+    const named = journal("named", "/p/one", ["hello"]);
+    named.close();
+    const catalog = new SessionCatalog(dir);
+    expect(await catalog.find("named")).toEqual({ path: named.file, cwd: "/p/one" });
+    // Only that journal's header was read: nothing was indexed.
+    expect(existsSync(join(dir, ".index.json"))).toBe(false);
+    // A journal not named for its session (copied by hand) is found by its header, through the index.
+    const copied = journal("original", "/p/two", []);
+    copied.close();
+    renameSync(copied.file!, join(dir, "2026_copy.jsonl"));
+    expect(await catalog.find("original")).toEqual({ path: join(dir, "2026_copy.jsonl"), cwd: "/p/two" });
+    expect(existsSync(join(dir, ".index.json"))).toBe(true);
+    // A name is no proof: the header must say the id. A FIFO or a directory named for an id is not read.
+    expect(await catalog.find("copy")).toBeUndefined();
+    execFileSync("mkfifo", [join(dir, "2026_fifo.jsonl")]);
+    mkdirSync(join(dir, "2026_dir.jsonl"));
+    expect(await catalog.find("fifo")).toBeUndefined();
+    expect(await catalog.find("dir")).toBeUndefined();
+    expect(await catalog.find("nobody")).toBeUndefined();
   });
 
   it("an absent directory lists nothing", async () => {
