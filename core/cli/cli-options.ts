@@ -1,15 +1,13 @@
 import { defaultZiOptions } from "./default-options.js";
 import { parsePiRpcOptions, wantsPiRpc, type PiRpcFlags } from "../pi-rpc/pi-rpc-options.js";
 import { BUDGET_NAMES, INTEGER_BUDGETS, budgetFlag, type BudgetLimits, type BudgetName } from "../wire/budget-types.js";
-import { SANDBOX_MODES, type SandboxMode, type ThinkingLevel } from "../wire/session-types.js";
+import { SANDBOX_MODES, THINKING_LEVELS, type SandboxMode, type ThinkingLevel } from "../wire/session-types.js";
 
 /** `--max-cost-usd` → `maxCostUsd`, ...: the run budgets of the one-shot modes, flags derived from the names. */
 const BUDGET_FLAGS: ReadonlyMap<string, BudgetName> = new Map(BUDGET_NAMES.map((name) => [budgetFlag(name), name]));
 
 /** A command-line error: one line on stderr, nothing on stdout, exit code 2. */
 export class UsageError extends Error {}
-
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 /** Whether stdin and stdout are terminals: with no --mode, a terminal opens the interactive mode. */
 export interface CliTerminal {
