@@ -6,6 +6,7 @@ import type { RpcLimits } from "../wire/limits.js";
 import { EnvelopeRejection, EnvelopeReader } from "./envelope-reader.js";
 import { RpcError } from "./rpc-error.js";
 import { FrameEncoder } from "./frame-encoder.js";
+import { ResponseBytes } from "./response-bytes.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
@@ -223,6 +224,7 @@ export class RpcConnection {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
     }
+    if (frame instanceof ResponseBytes) return this.deps.writer.sendResponse(frame);
     return this.deps.writer.sendMembers(frame.members, frame.bytes);
   }
 
