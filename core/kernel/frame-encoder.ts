@@ -88,8 +88,7 @@ export class FrameEncoder {
     }
     let tail = this.methodTails.get(method);
     if (tail === undefined) this.methodTails.set(method, (tail = Buffer.from(`,"method":${JSON.stringify(method)},"ok":true,"result":`)));
-    const idJson = JSON.stringify(id);
-    const response = new ResponseBytes(idJson, Buffer.byteLength(idJson), tail, json);
+    const response = new ResponseBytes(id, ResponseBytes.plainId(id), tail, json);
     return response.bytes > this.limits.maxRecordBytes - ENVELOPE_ROOM ? undefined : response;
   }
 

@@ -1,6 +1,7 @@
 import type { OutputSink } from "./output-sink.js";
 import type { ResponseBytes } from "./response-bytes.js";
 import { FrameBatch } from "./frame-batch.js";
+import { WriteLog } from "./write-log.js";
 
 /** `{"version":1,"sequence":` + up to 16 digits + `,` + LF, less the body's own `{`. */
 const FRAME_HEADER_MAX_BYTES = 41;
@@ -37,9 +38,7 @@ export class FrameWriter {
   private flushing = false;
   /** While above 0, frames wait for release() or flushNow() instead of an end-of-turn flush (see hold()). */
   private held = 0;
-  /** Records and bytes of each write handed to the sink, in order: a sink completes writes in order. */
-  private readonly writeRecords: number[] = [];
-  private readonly writeBytes: number[] = [];
+  private readonly writes = new WriteLog();
   /** The end-of-turn flush; cancelled when flushNow() comes first, so the event loop need not spin once more for nothing. */
   private scheduledFlush: NodeJS.Immediate | undefined;
   private pendingRecords = 0;
@@ -191,8 +190,7 @@ export class FrameWriter {
         text ||= batch.isText(i);
         if (bytes >= WRITE_CHUNK_BYTES || i === batch.length - 1) {
           const data = batch.join(first, i + 1, text);
-          this.writeRecords.push(i + 1 - first);
-          this.writeBytes.push(bytes);
+          this.writes.add(i + 1 - first, bytes);
           this.sink.write(data, this.onWritten);
           first = i + 1;
           bytes = 0;
@@ -207,7 +205,8 @@ export class FrameWriter {
 
   /** One callback for every write (not a closure per write): the sink completes them in order. */
   private readonly onWritten = (error?: Error | null): void => {
-    this.written(this.writeRecords.shift()!, this.writeBytes.shift()!, error);
+    const records = this.writes.takeRecords();
+    this.written(records, this.writes.takenBytes(), error);
   };
 
   private written(records: number, bytes: number, error?: Error | null): void {

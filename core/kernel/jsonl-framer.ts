@@ -4,6 +4,11 @@ import { RpcError } from "./rpc-error.js";
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** Buffer's own Latin-1 decoding (what `toString("latin1", start, end)` calls once it has checked its arguments). */
+interface Latin1Slicing {
+  latin1Slice(start: number, end: number): string;
+}
+
 /**
  * Splits a byte stream into LF-terminated records. It works on bytes, not strings: Node's readline
  * would also split on U+2028/U+2029, which are legal inside JSON strings, and decoding per chunk would
@@ -84,7 +89,7 @@ export class JsonlFramer {
     if (end - start > this.maxRecordBytes) this.oversized();
     // Nearly every record is ASCII, which is valid UTF-8 and reads the same as Latin-1: the cheapest
     // decoding, instead of the strict decoder's validation and UTF-8 decoding.
-    if (ascii) return bytes.toString("latin1", start, end);
+    if (ascii) return (bytes as unknown as Latin1Slicing).latin1Slice(start, end);
     try {
       return this.decoder.decode(bytes.subarray(start, end));
     } catch {

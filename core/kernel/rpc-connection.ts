@@ -41,6 +41,8 @@ export class RpcConnection {
   private admitting = true;
   private readonly encoder: FrameEncoder;
   private registry!: MethodRegistry;
+  /** The id of the record being admitted, once read: what a failure to admit it is reported under. */
+  private admittingId: string | null = null;
   /** True while a record waits at the startup gate (not yet admitted). */
   heldAtGate = false;
   /** Pending until the deferred startup has finished; undefined after. */
@@ -83,11 +85,11 @@ export class RpcConnection {
    */
   handleRecord(line: string): void | Promise<void> {
     if (!this.admitting || line.length === 0) return;
-    const seen: { id: string | null } = { id: null };
+    this.admittingId = null;
     try {
-      return this.admit(line, seen);
+      return this.admit(line);
     } catch (error) {
-      return this.notAdmitted(seen.id, error);
+      return this.notAdmitted(this.admittingId, error);
     }
   }
 
@@ -97,10 +99,10 @@ export class RpcConnection {
     return this.protocolError(id, new RpcError("invalid_request", "the request could not be admitted"));
   }
 
-  private admit(line: string, seen: { id: string | null }): void | Promise<void> {
+  private admit(line: string): void | Promise<void> {
     const request = this.envelope.parse(line);
     if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
-    seen.id = request.id;
+    this.admittingId = request.id;
     const method = this.registry.get(request.method);
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
     // The startup gate: the returned promise holds admission, so nothing after this record overtakes it.
