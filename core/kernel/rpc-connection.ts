@@ -130,7 +130,7 @@ export class RpcConnection {
   }
 
   private admitMethod(id: string, rawParams: Record<string, unknown> | undefined, method: RegisteredMethod): void | Promise<void> {
-    if (this.inFlight.has(id)) {
+    if (this.inFlight.size > 0 && this.inFlight.has(id)) {
       return this.protocolError(id, new RpcError("invalid_request", "request id is already in flight"));
     }
     const params = this.registry.params.admit(method.params, rawParams);
