@@ -19,12 +19,16 @@ const LF = 0x0a;
 const GC_LINE = /^\[\d+:0x[0-9a-f]+\]\s+[\d.]+ ms: /;
 /** Young-generation collections: `Scavenge`, `Scavenge (during sweeping)`, `Minor Mark-Sweep`; the others are full ones. */
 const YOUNG = /^(Scavenge|Minor )/;
+/** `3.9 (4.0) -> 3.0 (5.0) MB`: the heap in use before and after, in MB (and what is reserved). */
+const SIZES = /([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/;
 const WAIT_TIMEOUT_MS = 120_000;
 
 /** A JSONL child under --trace-gc: answers are parsed lines of stdout, collections are counted on both streams. */
 class TracedChild {
   young = 0;
   full = 0;
+  /** MB the young collections freed: about what was allocated between them. */
+  youngFreedMb = 0;
   #waiter = null;
   #failure = null;
   #stderr = "";
@@ -82,8 +86,13 @@ class TracedChild {
   #count(line) {
     const head = GC_LINE.exec(line);
     if (head === null) return false;
-    if (YOUNG.test(line.slice(head[0].length))) this.young++;
-    else this.full++;
+    if (YOUNG.test(line.slice(head[0].length))) {
+      this.young++;
+      const sizes = SIZES.exec(line);
+      if (sizes) this.youngFreedMb += Number(sizes[1]) - Number(sizes[2]);
+    } else {
+      this.full++;
+    }
     return true;
   }
 
@@ -114,6 +123,7 @@ class TracedChild {
 async function sequential(child, kind, count, prefix) {
   const young = child.young;
   const full = child.full;
+  const freed = child.youngFreedMb;
   for (let i = 0; i < count; i++) {
     const id = `${prefix}${i}`;
     const answered = child.next((record) => record.type === "response" && record.id === id);
@@ -121,7 +131,7 @@ async function sequential(child, kind, count, prefix) {
     const record = await answered;
     if (!kind.ok(record)) throw new Error(`${child.label}: get_state ${id} failed: ${JSON.stringify(record).slice(0, 300)}`);
   }
-  return { young: child.young - young, full: child.full - full };
+  return { young: child.young - young, full: child.full - full, freedMb: child.youngFreedMb - freed };
 }
 
 export async function measureGcPerRequest(children, report, { root, ziScript, ziArgs, reps, count, warmup }) {
@@ -155,6 +165,8 @@ export async function measureGcPerRequest(children, report, { root, ziScript, zi
   const names = existsSync(piCli) ? ["zi", "pi"] : ["zi"];
   const perThousand = { zi: [], pi: [] };
   const fullCollections = { zi: [], pi: [] };
+  // Heap per request, estimated from what the young collections freed (the trace's sizes are 0.1 MB steps).
+  const kibPerRequest = { zi: [], pi: [] };
   try {
     for (let rep = 0; rep < reps; rep++) {
       for (const name of rep % 2 === 0 ? names : [...names].reverse()) {
@@ -165,6 +177,7 @@ export async function measureGcPerRequest(children, report, { root, ziScript, zi
         await child.close();
         perThousand[name].push((counted.young * 1000) / count);
         fullCollections[name].push(counted.full);
+        kibPerRequest[name].push((counted.freedMb * 1024) / count);
       }
     }
   } finally {
@@ -178,7 +191,7 @@ export async function measureGcPerRequest(children, report, { root, ziScript, zi
     baseline: havePi ? median(perThousand.pi) : null,
     limit: 1,
     samples: havePi ? perThousand : { zi: perThousand.zi },
-    details: { fullCollections },
+    details: { fullCollections, kibPerRequest },
   });
   if (!havePi) report.skip(`gc: pi ${PI_VERSION} --mode rpc`, "the dev dependency @mariozechner/pi-coding-agent is not installed (npm ci)");
 }
