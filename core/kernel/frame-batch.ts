@@ -35,9 +35,12 @@ export class FrameBatch {
     return typeof this.frames[i] === "string";
   }
 
-  /** Frames [from, to) as one write: a buffer when none of them is text, else text. */
-  join(from: number, to: number, text: boolean): string | Buffer {
-    return text ? this.joinText(from, to) : this.joinBytes(from, to);
+  /**
+   * Frames [from, to) as one write: a buffer when none of them is text (from `allocate`, given its
+   * exact length), else text.
+   */
+  join(from: number, to: number, text: boolean, allocate: (length: number) => Buffer): string | Buffer {
+    return text ? this.joinText(from, to) : this.joinBytes(from, to, allocate);
   }
 
   /** Drops the frames (and the references to them), keeping the arrays. */
@@ -46,10 +49,10 @@ export class FrameBatch {
     this.length = 0;
   }
 
-  private joinBytes(from: number, to: number): Buffer {
+  private joinBytes(from: number, to: number, allocate: (length: number) => Buffer): Buffer {
     let length = 0;
     for (let i = from; i < to; i++) length += HEADER.length + digits(this.sequences[i]) + 1 + (this.frames[i] as ResponseBytes).bytes + 1;
-    const out = Buffer.allocUnsafe(length);
+    const out = allocate(length);
     let at = 0;
     for (let i = from; i < to; i++) {
       out.set(HEADER, at);

@@ -39,6 +39,8 @@ export class FrameWriter {
   /** While above 0, frames wait for release() or flushNow() instead of an end-of-turn flush (see hold()). */
   private held = 0;
   private readonly writes = new WriteLog();
+  /** The last buffer written: the next one of the same length reuses it once every write is done. */
+  private lastBuffer: Buffer | undefined;
   /** The end-of-turn flush; cancelled when flushNow() comes first, so the event loop need not spin once more for nothing. */
   private scheduledFlush: NodeJS.Immediate | undefined;
   private pendingRecords = 0;
@@ -189,7 +191,7 @@ export class FrameWriter {
         bytes += batch.size(i);
         text ||= batch.isText(i);
         if (bytes >= WRITE_CHUNK_BYTES || i === batch.length - 1) {
-          const data = batch.join(first, i + 1, text);
+          const data = batch.join(first, i + 1, text, this.allocate);
           this.writes.add(i + 1 - first, bytes);
           this.sink.write(data, this.onWritten);
           first = i + 1;
@@ -201,6 +203,16 @@ export class FrameWriter {
       this.flushing = false;
       batch.clear();
     }
+  };
+
+  /**
+   * Sequential requests get answers of one length, one write at a time: with no write pending the
+   * sink is done with the last buffer (OutputSink), so it is written again instead of a new one.
+   */
+  private readonly allocate = (length: number): Buffer => {
+    const last = this.lastBuffer;
+    if (last !== undefined && last.length === length && this.writes.empty) return last;
+    return (this.lastBuffer = Buffer.allocUnsafe(length));
   };
 
   /** One callback for every write (not a closure per write): the sink completes them in order. */

@@ -9,6 +9,10 @@ export class WriteLog {
   private head = 0;
   private count = 0;
 
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
   add(records: number, bytes: number): void {
     if (this.count === this.records.length) this.grow();
     const i = (this.head + this.count) % this.records.length;

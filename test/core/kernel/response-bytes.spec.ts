@@ -70,6 +70,34 @@ describe("responses kept as bytes (ResponseBytes)", () => {
     expect(encoder.okResponse("a", "session.get_state", { text: "x".repeat(2000) })).toBeUndefined();
   });
 
+  it("fills a buffer again only once its write is done, and every answer is whole", async () => {
+    const encoder = new FrameEncoder(RPC_LIMITS);
+    const written: Buffer[] = [];
+    const sink = new MemoryOutput();
+    // A sink that remembers each buffer as it was when written, and when its write completed.
+    const recording = {
+      write(data: string | Buffer, done: (error?: Error | null) => void) {
+        if (typeof data !== "string") written.push(data);
+        sink.write(data, done);
+      },
+    };
+    const writer = new FrameWriter(recording, bounds);
+    for (const id of ["a1", "a2", "b3"]) {
+      writer.sendResponse(response(encoder, id));
+      writer.flushNow();
+      await writer.drained();
+    }
+    // Two pending at once (same length): never the same buffer.
+    writer.sendResponse(response(encoder, "c4"));
+    writer.flushNow();
+    writer.sendResponse(response(encoder, "c5"));
+    writer.flushNow();
+    await writer.drained();
+    expect(sink.frames().map((frame) => [frame.sequence, frame.id])).toEqual([[1, "a1"], [2, "a2"], [3, "b3"], [4, "c4"], [5, "c5"]]);
+    expect(written[1]).toBe(written[0]);
+    expect(written[4]).not.toBe(written[3]);
+  });
+
   it("accounts every write, in order, across many writes pending at once", async () => {
     const encoder = new FrameEncoder(RPC_LIMITS);
     const sink = new MemoryOutput();
