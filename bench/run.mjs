@@ -122,7 +122,6 @@ const sections = {
   tui: () => measureTui(report, { ziScript, ...config.tui }),
   prompt: () => measureFirstPrompt(children, report, config.prompt),
   acp: () => measureAcpFirstReply(children, report, { ...config.acp, ziScript }),
-  search: () => measureSearch(report, { root: ROOT, ...config.search }),
   sandbox: () => measureSandbox(report, { root: ROOT, ...config.sandbox }),
   gc: () => measureGcPerRequest(children, report, { root: ROOT, ziScript, ziArgs, ...config.gc }),
 };
