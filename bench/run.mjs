@@ -4,7 +4,7 @@
 // missing frame, a wrong answer, an exit code other than 0). Missed targets are reported, and only
 // fail the exit code with --strict (exit 2): timings on a shared machine are evidence, not a gate.
 //
-//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp,sandbox] [--strict]
+//   node bench/run.mjs [--quick] [--only startup,first,roundtrip,flood,big,stream,stalled,journal,delegation,search,tasks,pirpc,tui,prompt,acp,sandbox,gc] [--strict]
 //                      [--zi SCRIPT [--zi-arg ARG]...] [--node PATH|none] [--out FILE]
 //
 // The start-up rows (startup, first) run under this Node and again under a second one, their names
@@ -24,6 +24,7 @@ import { measureDelegation } from "./lib/delegation.measure.mjs";
 import { measureFirstResponses } from "./lib/first-response.measure.mjs";
 import { measureFirstPrompt } from "./lib/first-prompt.measure.mjs";
 import { measureFlood } from "./lib/flood.measure.mjs";
+import { measureGcPerRequest } from "./lib/gc-per-request.measure.mjs";
 import { measureJournal } from "./lib/journal.measure.mjs";
 import { measureSearch } from "./lib/search.measure.mjs";
 import { measurePiRpc } from "./lib/pi-rpc.measure.mjs";
@@ -38,7 +39,7 @@ import { measureTui } from "./lib/tui.measure.mjs";
 import { round } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui", "prompt", "acp", "sandbox"];
+const SECTIONS = ["startup", "first", "roundtrip", "flood", "big", "stream", "stalled", "journal", "delegation", "search", "tasks", "pirpc", "tui", "prompt", "acp", "sandbox", "gc"];
 
 // Sized for about a minute on two busy cores; the stream's prompts stay below Zi's compaction
 // threshold (a 128k-token window less 16k reserved), so it measures streaming, not compaction.
@@ -59,6 +60,7 @@ const FULL = {
   prompt: { reps: 7 },
   acp: { reps: 5 },
   sandbox: { reps: 21 },
+  gc: { reps: 3, count: 5000, warmup: 300 },
 };
 const QUICK = {
   startup: { reps: 3 },
@@ -77,6 +79,7 @@ const QUICK = {
   prompt: { reps: 2 },
   acp: { reps: 2 },
   sandbox: { reps: 5 },
+  gc: { reps: 1, count: 2000, warmup: 300 },
 };
 
 const { values: args } = parseArgs({
@@ -139,8 +142,8 @@ const sections = {
   tui: () => measureTui(report, { ziScript, ...config.tui }),
   prompt: () => measureFirstPrompt(children, report, config.prompt),
   acp: () => measureAcpFirstReply(children, report, { ...config.acp, ziScript }),
-  search: () => measureSearch(report, { root: ROOT, ...config.search }),
   sandbox: () => measureSandbox(report, { root: ROOT, ...config.sandbox }),
+  gc: () => measureGcPerRequest(children, report, { root: ROOT, ziScript, ziArgs, ...config.gc }),
 };
 const meta = {
   createdAt: new Date().toISOString(),

@@ -34,6 +34,19 @@ export class BenchReport {
     });
   }
 
+  /**
+   * A load-independent count (collections, say) that must stay at or below `limit` whatever the
+   * baseline; the baseline, when given, is shown with the ratio as information.
+   */
+  atMost({ name, unit, zi, baseline = null, limit, samples, details }) {
+    const ratio = baseline ? zi / baseline : null;
+    this.rows.push({
+      name, unit, zi: round(zi), baseline: baseline === null ? null : round(baseline), ratio: ratio === null ? null : round(ratio),
+      ratioText: ratio === null ? "-" : `${round(ratio, 2)}x`, target: `≤ ${limit} ${unit}`, pass: zi <= limit,
+      samples: rounded(samples), details: rounded(details),
+    });
+  }
+
   skip(name, reason) {
     this.rows.push({ name, skipped: reason, pass: null });
   }
@@ -43,7 +56,7 @@ export class BenchReport {
     const lines = this.rows.map((row) =>
       row.skipped
         ? [row.name, "-", "-", "-", "-", `skipped: ${row.skipped}`]
-        : [row.name, format(row.zi, row.unit), format(row.baseline, row.unit), row.ratioText, row.target, row.pass === null ? "info" : row.pass ? "pass" : "FAIL"],
+        : [row.name, format(row.zi, row.unit), row.baseline === null ? "-" : format(row.baseline, row.unit), row.ratioText, row.target, row.pass === null ? "info" : row.pass ? "pass" : "FAIL"],
     );
     const widths = header.map((title, i) => Math.max(title.length, ...lines.filter((l) => !l[5].startsWith("skipped")).map((l) => l[i].length)));
     const render = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : i < 5 ? cell.padStart(widths[i]) : cell)).join("  ");

@@ -47,8 +47,23 @@ export class Redactor {
    */
   redactJson(text: string): string {
     if (this.secrets.size === 0) return text;
+    return replaceAll(text, this.jsonSecrets());
+  }
+
+  /**
+   * `redactJson` for JSON given as UTF-8 bytes: searched as bytes, so a frame without a secret (nearly
+   * every one) is passed on as it is, neither decoded nor copied; one with a secret becomes scrubbed text.
+   */
+  redactJsonBytes(bytes: Buffer): Buffer | string {
+    if (this.secrets.size === 0) return bytes;
+    const forms = this.jsonSecrets();
+    for (const form of forms) if (bytes.includes(form)) return replaceAll(bytes.toString("utf8"), forms);
+    return bytes;
+  }
+
+  private jsonSecrets(): string[] {
     this.jsonForms ??= this.long().map((secret) => JSON.stringify(secret).slice(1, -1));
-    return replaceAll(text, this.jsonForms);
+    return this.jsonForms;
   }
 
   /** A scrubber for one streamed text (the deltas of one content block). */

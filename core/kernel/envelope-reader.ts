@@ -30,6 +30,8 @@ export class EnvelopeRejection {
  * nesting depth → version → id → method → params.
  */
 export class EnvelopeReader {
+  private lastMethod = "";
+
   constructor(
     private readonly maxIdBytes: number,
     private readonly maxDepth?: number,
@@ -107,7 +109,14 @@ export class EnvelopeReader {
     if (!plainString(line, idStart, idEnd) || !plainString(line, methodStart, methodEnd)) return undefined;
     const id = this.readId(line.slice(idStart, idEnd));
     if (id === null) return undefined;
-    return { id, method: line.slice(methodStart, methodEnd), params: undefined };
+    return { id, method: this.methodName(line, methodStart, methodEnd), params: undefined };
+  }
+
+  /** line[start, end) as a string: the previous record's method name when it is the same (it nearly always is). */
+  private methodName(line: string, start: number, end: number): string {
+    const last = this.lastMethod;
+    if (last.length === end - start && line.startsWith(last, start)) return last;
+    return (this.lastMethod = line.slice(start, end));
   }
 
   private readId(id: unknown): string | null {

@@ -1,6 +1,7 @@
 import type { RpcLimits } from "../wire/limits.js";
 import { clipJson, standIn } from "./json-clip.js";
 import type { RpcError } from "./rpc-error.js";
+import { ResponseBytes } from "./response-bytes.js";
 
 /** A frame's members (its JSON without the opening brace), with their UTF-8 length when known. */
 export interface EncodedFrame {
@@ -8,10 +9,10 @@ export interface EncodedFrame {
   readonly bytes?: number;
 }
 
-/** A result's JSON and, once counted, its UTF-8 length. */
+/** A result's JSON and, when known, its UTF-8 length. */
 interface EncodedResult {
   readonly json: string;
-  bytes: number | undefined;
+  readonly bytes: number | undefined;
 }
 
 const EMPTY_RESULT: EncodedResult = { json: "{}", bytes: 2 };
@@ -25,14 +26,16 @@ export type LimitsForEncoding = Pick<RpcLimits, "maxRecordBytes" | "maxStandInBy
 /**
  * Every frame body the connection writes, as JSON, with the encoding shortcuts in one place: a
  * response is assembled from a cached method name and the result's JSON, a frozen result (the
- * session's deep-frozen state snapshots) is encoded once and its byte length counted once, and a
- * size check counts bytes only when the text could exceed the bound. Bodies that would not fit a
+ * session's deep-frozen state snapshots) is encoded to UTF-8 once and answered as bytes, and a size
+ * check counts bytes only when the text could exceed the bound. Bodies that would not fit a
  * record become what the protocol says instead (a clipped event stand-in, an `operation_failed`).
  */
 export class FrameEncoder {
-  private readonly frozenJson = new WeakMap<object, EncodedResult>();
+  private readonly frozenJson = new WeakMap<object, Buffer>();
   /** The JSON of each method name answered so far (a handful of names, each a protocol constant). */
   private readonly methodJson = new Map<string, string>();
+  /** `,"method":<name>,"ok":true,"result":` as UTF-8, per method name, for responses carrying a frozen result. */
+  private readonly methodTails = new Map<string, Buffer>();
 
   constructor(private readonly limits: LimitsForEncoding) {}
 
@@ -45,15 +48,15 @@ export class FrameEncoder {
    * An `ok` response's members, or `undefined` when it would exceed the record bound. Throws what
    * JSON.stringify throws for a result it cannot encode (a BigInt, a cycle): the handler's fault.
    */
-  okResponse(id: string, method: string, result: unknown): EncodedFrame | undefined {
+  okResponse(id: string, method: string, result: unknown): EncodedFrame | ResponseBytes | undefined {
+    if (typeof result === "object" && result !== null && Object.isFrozen(result)) return this.frozenResponse(id, method, result);
     let methodJson = this.methodJson.get(method);
     if (methodJson === undefined) this.methodJson.set(method, (methodJson = JSON.stringify(method)));
     const head = `"type":"response","id":${JSON.stringify(id)},"method":${methodJson},"ok":true,"result":`;
-    const encoded = this.result(result);
+    const encoded = result === undefined || result === null ? EMPTY_RESULT : { json: JSON.stringify(result), bytes: undefined };
     const members = `${head}${encoded.json}}`;
     if (this.exceedsRecord(members)) return undefined;
-    // The byte count from its parts: a snapshot's JSON is counted once, not once per response.
-    return { members, bytes: Buffer.byteLength(head) + (encoded.bytes ??= Buffer.byteLength(encoded.json)) + 1 };
+    return { members, bytes: Buffer.byteLength(head) + (encoded.bytes ?? Buffer.byteLength(encoded.json)) + 1 };
   }
 
   errorResponse(id: string, method: string, error: RpcError): string {
@@ -74,17 +77,19 @@ export class FrameEncoder {
 
   /**
    * A frozen result is immutable by contract (the session hands out deep-frozen state snapshots), so
-   * its JSON is computed once and reused for every response that carries the same object.
+   * its JSON is encoded to UTF-8 once and reused for every response that carries the same object; the
+   * response is written from its parts (ResponseBytes), never built as a string.
    */
-  private result(result: unknown): EncodedResult {
-    if (result === undefined || result === null) return EMPTY_RESULT;
-    if (typeof result !== "object" || !Object.isFrozen(result)) return { json: JSON.stringify(result), bytes: undefined };
-    let encoded = this.frozenJson.get(result);
-    if (encoded === undefined) {
-      encoded = { json: JSON.stringify(result), bytes: undefined };
-      this.frozenJson.set(result, encoded);
+  private frozenResponse(id: string, method: string, result: object): ResponseBytes | undefined {
+    let json = this.frozenJson.get(result);
+    if (json === undefined) {
+      json = Buffer.from(JSON.stringify(result));
+      this.frozenJson.set(result, json);
     }
-    return encoded;
+    let tail = this.methodTails.get(method);
+    if (tail === undefined) this.methodTails.set(method, (tail = Buffer.from(`,"method":${JSON.stringify(method)},"ok":true,"result":`)));
+    const response = new ResponseBytes(id, ResponseBytes.plainId(id), tail, json);
+    return response.bytes > this.limits.maxRecordBytes - ENVELOPE_ROOM ? undefined : response;
   }
 
   /** Counts bytes only when the text could be over the bound (a UTF-16 unit is at most 3 UTF-8 bytes). */

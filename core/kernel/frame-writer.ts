@@ -1,12 +1,18 @@
 import type { OutputSink } from "./output-sink.js";
+import type { ResponseBytes } from "./response-bytes.js";
+import { FrameBatch } from "./frame-batch.js";
+import { WriteLog } from "./write-log.js";
 
 /** `{"version":1,"sequence":` + up to 16 digits + `,` + LF, less the body's own `{`. */
 const FRAME_HEADER_MAX_BYTES = 41;
 /** Large enough to amortise a syscall, small enough that a pipe drains it in one go. */
 const WRITE_CHUNK_BYTES = 64 * 1024;
 
+/** A frame's members: JSON text without its opening brace, or a response kept as bytes. */
+type Members = string | ResponseBytes;
+
 interface Waiter {
-  members: string;
+  members: Members;
   bytes: number;
   resolve: () => void;
 }
@@ -26,8 +32,15 @@ export interface FrameWriterBounds {
  */
 export class FrameWriter {
   private sequence = 0;
-  private batch: string[] = [];
-  private batchSizes: number[] = [];
+  /** The frames of this turn; `spare` is the other batch, the one flush() is writing out or that waits empty. */
+  private batch = new FrameBatch();
+  private spare = new FrameBatch();
+  private flushing = false;
+  /** While above 0, frames wait for release() or flushNow() instead of an end-of-turn flush (see hold()). */
+  private held = 0;
+  private readonly writes = new WriteLog();
+  /** The last buffer written: the next one of the same length reuses it once every write is done. */
+  private lastBuffer: Buffer | undefined;
   /** The end-of-turn flush; cancelled when flushNow() comes first, so the event loop need not spin once more for nothing. */
   private scheduledFlush: NodeJS.Immediate | undefined;
   private pendingRecords = 0;
@@ -72,7 +85,16 @@ export class FrameWriter {
   sendMembers(members: string, membersBytes?: number): void | Promise<void> {
     if (this.broken) return;
     // Counted with the longest possible header, so the accounting can only overestimate.
-    const bytes = (membersBytes ?? Buffer.byteLength(members)) + FRAME_HEADER_MAX_BYTES;
+    return this.admit(members, (membersBytes ?? Buffer.byteLength(members)) + FRAME_HEADER_MAX_BYTES);
+  }
+
+  /** `send` for an `ok` response kept as bytes: written from its parts, never as a string. */
+  sendResponse(response: ResponseBytes): void | Promise<void> {
+    if (this.broken) return;
+    return this.admit(response, response.bytes + FRAME_HEADER_MAX_BYTES);
+  }
+
+  private admit(members: Members, bytes: number): void | Promise<void> {
     if (this.waiters.length === 0 && this.fits(bytes)) {
       this.enqueue(members, bytes);
       return;
@@ -111,13 +133,26 @@ export class FrameWriter {
     );
   }
 
-  private enqueue(members: string, bytes: number): void {
+  private enqueue(members: Members, bytes: number): void {
     this.sequence++;
-    this.batch.push(`{"version":1,"sequence":${this.sequence},${members}\n`);
-    this.batchSizes.push(bytes);
+    if (typeof members === "string") this.batch.add(`{"version":1,"sequence":${this.sequence},${members}\n`, this.sequence, bytes);
+    else this.batch.add(members, this.sequence, bytes);
     this.pendingRecords++;
     this.pendingBytes += bytes;
-    this.scheduledFlush ??= setImmediate(this.flush);
+    if (this.held === 0) this.scheduledFlush ??= setImmediate(this.flush);
+  }
+
+  /**
+   * The reader holds the writer while it admits an input chunk and calls flushNow() when done, so the
+   * frames it produces meanwhile need no end-of-turn flush scheduled for each of them; release() makes
+   * sure whatever is still queued then is flushed at the end of the turn, as ever.
+   */
+  hold(): void {
+    this.held++;
+  }
+
+  release(): void {
+    if (--this.held === 0 && this.batch.length > 0) this.scheduledFlush ??= setImmediate(this.flush);
   }
 
   /**
@@ -138,24 +173,52 @@ export class FrameWriter {
       this.scheduledFlush = undefined;
     }
     const batch = this.batch;
-    const sizes = this.batchSizes;
     if (batch.length === 0) return;
-    this.batch = [];
-    this.batchSizes = [];
-    if (this.broken) return;
-    let first = 0;
-    let bytes = 0;
-    for (let i = 0; i < batch.length; i++) {
-      bytes += sizes[i];
-      if (bytes >= WRITE_CHUNK_BYTES || i === batch.length - 1) {
-        const data = i === first ? batch[i] : batch.slice(first, i + 1).join("");
-        const records = i + 1 - first;
-        const groupBytes = bytes;
-        this.sink.write(data, (error) => this.written(records, groupBytes, error));
-        first = i + 1;
-        bytes = 0;
-      }
+    // A write that completes synchronously can queue frames (waiters let in) while this one runs: they go next turn.
+    if (this.flushing) {
+      this.scheduledFlush = setImmediate(this.flush);
+      return;
     }
+    this.batch = this.spare;
+    this.spare = batch;
+    if (this.broken) return batch.clear();
+    this.flushing = true;
+    try {
+      let first = 0;
+      let bytes = 0;
+      let text = false;
+      for (let i = 0; i < batch.length; i++) {
+        bytes += batch.size(i);
+        text ||= batch.isText(i);
+        if (bytes >= WRITE_CHUNK_BYTES || i === batch.length - 1) {
+          const data = batch.join(first, i + 1, text, this.allocate);
+          this.writes.add(i + 1 - first, bytes);
+          this.sink.write(data, this.onWritten);
+          first = i + 1;
+          bytes = 0;
+          text = false;
+        }
+      }
+    } finally {
+      this.flushing = false;
+      batch.clear();
+    }
+  };
+
+  /**
+   * Sequential requests get answers of one length, one write at a time: with no write pending the
+   * sink is done with the last buffer (OutputSink), so it is written again instead of a new one.
+   */
+  private readonly allocate = (length: number): Buffer => {
+    const last = this.lastBuffer;
+    if (last !== undefined && last.length === length && this.writes.empty) return last;
+    return (this.lastBuffer = Buffer.allocUnsafe(length));
+  };
+
+  /** One callback for every write (not a closure per write): the sink completes them in order. */
+  private readonly onWritten = (error?: Error | null): void => {
+    const records = this.writes.takeRecords();
+    this.written(records, this.writes.takenBytes(), error);
   };
 
   private written(records: number, bytes: number, error?: Error | null): void {
@@ -178,8 +241,7 @@ export class FrameWriter {
 
   private releaseAll(): void {
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
-    this.batch = [];
-    this.batchSizes = [];
+    this.batch.clear();
     this.wake(this.spaceWaiters);
     this.wake(this.idleWaiters);
   }
@@ -190,3 +252,4 @@ export class FrameWriter {
     for (const callback of callbacks) callback();
   }
 }
+

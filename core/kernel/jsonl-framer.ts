@@ -4,6 +4,11 @@ import { RpcError } from "./rpc-error.js";
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** Buffer's own Latin-1 decoding (what `toString("latin1", start, end)` calls once it has checked its arguments). */
+interface Latin1Slicing {
+  latin1Slice(start: number, end: number): string;
+}
+
 /**
  * Splits a byte stream into LF-terminated records. It works on bytes, not strings: Node's readline
  * would also split on U+2028/U+2029, which are legal inside JSON strings, and decoding per chunk would
@@ -16,6 +21,8 @@ export class JsonlFramer {
   private parts: Buffer[] = [];
   private partsBytes = 0;
   private chunk: Buffer | null = null;
+  /** Whether the whole current chunk is ASCII: checked once per chunk, not once per record. */
+  private chunkAscii = false;
   private pos = 0;
 
   constructor(private readonly maxRecordBytes: number) {}
@@ -23,6 +30,7 @@ export class JsonlFramer {
   /** Hands the framer the next chunk. Call `next()` until it returns null before pushing again. */
   push(chunk: Buffer): void {
     this.chunk = chunk;
+    this.chunkAscii = isAscii(chunk);
     this.pos = 0;
   }
 
@@ -33,25 +41,22 @@ export class JsonlFramer {
   next(): string | null {
     const chunk = this.chunk;
     if (chunk === null) return null;
-    const nl = chunk.indexOf(LF, this.pos);
+    const start = this.pos;
+    const nl = chunk.indexOf(LF, start);
     if (nl === -1) {
-      this.stash(chunk.subarray(this.pos));
+      this.stash(chunk.subarray(start));
       this.chunk = null;
       return null;
     }
-    const tail = chunk.subarray(this.pos, nl);
     this.pos = nl + 1;
     if (this.pos >= chunk.length) this.chunk = null;
-    let record: Buffer;
-    if (this.parts.length === 0) {
-      record = tail;
-    } else {
-      this.parts.push(tail);
-      record = Buffer.concat(this.parts, this.partsBytes + tail.length);
-      this.parts = [];
-      this.partsBytes = 0;
-    }
-    return this.decode(record);
+    // A record within one chunk is read in place; one that spans chunks is concatenated once, here.
+    if (this.parts.length === 0) return this.decode(chunk, start, nl, this.chunkAscii);
+    this.parts.push(chunk.subarray(start, nl));
+    const record = Buffer.concat(this.parts, this.partsBytes + nl - start);
+    this.parts = [];
+    this.partsBytes = 0;
+    return this.decode(record, 0, record.length, isAscii(record));
   }
 
   /** At end of input: the unterminated last record, if any (processed like any other record). */
@@ -60,7 +65,7 @@ export class JsonlFramer {
     const record = Buffer.concat(this.parts, this.partsBytes);
     this.parts = [];
     this.partsBytes = 0;
-    return this.decode(record);
+    return this.decode(record, 0, record.length, isAscii(record));
   }
 
   /** Drops everything buffered: a closing connection discards queued input. */
@@ -78,16 +83,15 @@ export class JsonlFramer {
     if (this.partsBytes > this.maxRecordBytes + 1) this.oversized();
   }
 
-  private decode(record: Buffer): string {
-    let end = record.length;
-    if (end > 0 && record[end - 1] === CR) end--;
-    if (end > this.maxRecordBytes) this.oversized();
-    const bytes = end === record.length ? record : record.subarray(0, end);
-    // Nearly every record is ASCII, which is valid UTF-8 and reads the same as Latin-1: one SIMD check
-    // and the cheapest decoding, instead of the strict decoder's validation and UTF-8 decoding.
-    if (isAscii(bytes)) return bytes.toString("latin1");
+  /** bytes[start, end) as a record; `ascii` says the bytes are known to be ASCII. */
+  private decode(bytes: Buffer, start: number, end: number, ascii: boolean): string {
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (end - start > this.maxRecordBytes) this.oversized();
+    // Nearly every record is ASCII, which is valid UTF-8 and reads the same as Latin-1: the cheapest
+    // decoding, instead of the strict decoder's validation and UTF-8 decoding.
+    if (ascii) return (bytes as unknown as Latin1Slicing).latin1Slice(start, end);
     try {
-      return this.decoder.decode(bytes);
+      return this.decoder.decode(bytes.subarray(start, end));
     } catch {
       this.discard();
       throw new RpcError("invalid_framing", "input is not valid UTF-8");

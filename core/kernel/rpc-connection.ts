@@ -6,6 +6,7 @@ import type { RpcLimits } from "../wire/limits.js";
 import { EnvelopeRejection, EnvelopeReader } from "./envelope-reader.js";
 import { RpcError } from "./rpc-error.js";
 import { FrameEncoder } from "./frame-encoder.js";
+import { ResponseBytes } from "./response-bytes.js";
 import { SlotPool, type Slot } from "./slot-pool.js";
 
 export interface ConnectionDependencies {
@@ -40,6 +41,8 @@ export class RpcConnection {
   private admitting = true;
   private readonly encoder: FrameEncoder;
   private registry!: MethodRegistry;
+  /** The id of the record being admitted, once read: what a failure to admit it is reported under. */
+  private admittingId: string | null = null;
   /** True while a record waits at the startup gate (not yet admitted). */
   heldAtGate = false;
   /** Pending until the deferred startup has finished; undefined after. */
@@ -82,11 +85,11 @@ export class RpcConnection {
    */
   handleRecord(line: string): void | Promise<void> {
     if (!this.admitting || line.length === 0) return;
-    const seen: { id: string | null } = { id: null };
+    this.admittingId = null;
     try {
-      return this.admit(line, seen);
+      return this.admit(line);
     } catch (error) {
-      return this.notAdmitted(seen.id, error);
+      return this.notAdmitted(this.admittingId, error);
     }
   }
 
@@ -96,10 +99,10 @@ export class RpcConnection {
     return this.protocolError(id, new RpcError("invalid_request", "the request could not be admitted"));
   }
 
-  private admit(line: string, seen: { id: string | null }): void | Promise<void> {
+  private admit(line: string): void | Promise<void> {
     const request = this.envelope.parse(line);
     if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
-    seen.id = request.id;
+    this.admittingId = request.id;
     const method = this.registry.get(request.method);
     if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
     // The startup gate: the returned promise holds admission, so nothing after this record overtakes it.
@@ -127,7 +130,7 @@ export class RpcConnection {
   }
 
   private admitMethod(id: string, rawParams: Record<string, unknown> | undefined, method: RegisteredMethod): void | Promise<void> {
-    if (this.inFlight.has(id)) {
+    if (this.inFlight.size > 0 && this.inFlight.has(id)) {
       return this.protocolError(id, new RpcError("invalid_request", "request id is already in flight"));
     }
     const params = this.registry.params.admit(method.params, rawParams);
@@ -223,6 +226,7 @@ export class RpcConnection {
       this.deps.log(`zi: the result of ${method} exceeds the output record bound`);
       return this.respondError(id, method, new RpcError("operation_failed", "result exceeds the output record bound"));
     }
+    if (frame instanceof ResponseBytes) return this.deps.writer.sendResponse(frame);
     return this.deps.writer.sendMembers(frame.members, frame.bytes);
   }
 

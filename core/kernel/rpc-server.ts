@@ -102,10 +102,16 @@ export class RpcServer {
    */
   private readonly onData = (chunk: Buffer): void => {
     if (this.stopping) return;
-    this.queue.push(chunk);
-    this.queuedBytes += chunk.length;
-    if (this.queuedBytes > MAX_QUEUED_INPUT_BYTES) this.deps.input.pause();
-    if (!this.stalled) this.pump();
+    if (!this.stalled && this.queue.length === 0) {
+      // Not stalled, the framer has taken all it had: the chunk goes to it without queueing.
+      this.deps.framer.push(chunk);
+      this.pump();
+    } else {
+      this.queue.push(chunk);
+      this.queuedBytes += chunk.length;
+      if (this.queuedBytes > MAX_QUEUED_INPUT_BYTES) this.deps.input.pause();
+      if (!this.stalled) this.pump();
+    }
     if (!this.started && !this.stopping) this.probe(chunk);
   };
 
@@ -168,8 +174,21 @@ export class RpcServer {
     else void this.shutdown(0);
   }
 
-  /** Admits buffered records until input runs out, output is full, or an ordered handler is pending. */
+  /**
+   * Admits buffered records until input runs out, output is full, or an ordered handler is pending.
+   * The writer is held meanwhile: what this admits is flushed once, not scheduled frame by frame.
+   */
   private pump(): void {
+    const { writer } = this.deps;
+    writer.hold();
+    try {
+      this.admitQueued();
+    } finally {
+      writer.release();
+    }
+  }
+
+  private admitQueued(): void {
     const { framer, writer, connection, input } = this.deps;
     this.stalled = false;
     for (;;) {

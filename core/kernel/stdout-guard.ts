@@ -12,7 +12,7 @@ import { keepChildrenOffStdout, movePrivateStdout } from "./private-stdout.js";
 const protocolStream = movePrivateStdout();
 const stdout = process.stdout;
 const protocolTarget = protocolStream ?? stdout;
-const protocolWrite = protocolTarget.write.bind(protocolTarget) as (chunk: string, callback: (error?: Error | null) => void) => boolean;
+const protocolWrite = protocolTarget.write.bind(protocolTarget) as (chunk: string | Buffer, callback: (error?: Error | null) => void) => boolean;
 protocolStream?.on("error", () => {});
 keepChildrenOffStdout(childProcess, syncBuiltinESMExports);
 stdout.write = ((chunk: never, encoding?: never, callback?: never) =>

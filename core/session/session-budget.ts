@@ -17,6 +17,8 @@ const refused = (message: string): RpcError => new RpcError("operation_failed", 
  */
 export class SessionBudget {
   private limits: BudgetSettings = {};
+  /** Whether any limit is set: asked by every `session.get_state`, so kept rather than recounted. */
+  private hasLimits = false;
   private runStartedAt: number | undefined;
   private runChildrenBase: UsageTotals | undefined;
   private secondsBefore = 0;
@@ -31,19 +33,19 @@ export class SessionBudget {
     warn: (message: string) => void,
   ) {
     try {
-      if (initial) this.limits = SessionBudget.check(initial, undefined);
+      if (initial) this.useLimits(SessionBudget.check(initial, undefined));
     } catch (error) {
       warn(`zi: settings budget ignored: ${(error as Error).message}`);
     }
   }
 
   get active(): boolean {
-    return SCOPES.some((scope) => Object.keys(this.limits[scope] ?? {}).length > 0);
+    return this.hasLimits;
   }
 
   /** Replaces the limits; a cost budget is refused while the selected model has no price (it could not be measured). */
   set(limits: BudgetSettings): BudgetReport {
-    this.limits = SessionBudget.check(limits, this.model());
+    this.useLimits(SessionBudget.check(limits, this.model()));
     this.lastHit = null;
     return this.fullReport();
   }
@@ -100,6 +102,11 @@ export class SessionBudget {
   /** For state and usage: null while no budget is set and none ended the last run. */
   report(): BudgetReport | null {
     return !this.active && this.lastHit === null ? null : this.fullReport();
+  }
+
+  private useLimits(limits: BudgetSettings): void {
+    this.limits = limits;
+    this.hasLimits = SCOPES.some((scope) => Object.keys(limits[scope] ?? {}).length > 0);
   }
 
   private fullReport(): BudgetReport {

@@ -53,7 +53,9 @@ export class ProcessShell {
   private early: number | undefined;
 
   private constructor(stdout: OutputSink) {
-    this.output = { write: (data, done) => stdout.write(this.redactor.redactJson(data), done) };
+    this.output = {
+      write: (data, done) => stdout.write(typeof data === "string" ? this.redactor.redactJson(data) : this.redactor.redactJsonBytes(data), done),
+    };
     redactStderr((text) => this.redactor.redact(text));
     for (const [signal, code] of SIGNAL_EXIT_CODES) process.on(signal, () => this.end(code));
     process.on("uncaughtException", (error) => this.uncaught("exception", error));

@@ -9,13 +9,18 @@ export class MemoryOutput implements OutputSink {
   readonly lines: string[] = [];
   private stalled = false;
   private held: { data: string; done: (error?: Error | null) => void }[] = [];
+  /** Writes given as bytes, as Zi writes responses it keeps as bytes. */
+  bufferWrites = 0;
   private waiters: { count: number; wake: () => void }[] = [];
   private heldWaiters: { count: number; wake: () => void }[] = [];
   writes = 0;
   broken: Error | null = null;
 
-  write(data: string, done: (error?: Error | null) => void): void {
+  write(bytes: string | Buffer, done: (error?: Error | null) => void): void {
     this.writes++;
+    if (typeof bytes !== "string") this.bufferWrites++;
+    // Decoded at once: the writer's buffer is its own to reuse once `done` has run.
+    const data = typeof bytes === "string" ? bytes : bytes.toString("utf8");
     if (this.broken) return void setImmediate(() => done(this.broken));
     if (this.stalled) {
       this.held.push({ data, done });
