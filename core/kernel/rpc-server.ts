@@ -219,6 +219,9 @@ export class RpcServer {
       this.admitted++;
       const admitted = connection.handleRecord(line);
       if (admitted) {
+        // What was answered before it leaves now: the pending handler may hold the thread before the
+        // end-of-turn flush (a module import runs in the same turn on Node 22 and later).
+        writer.flushNow();
         this.stallUntil(admitted);
         this.fatalIfHeld();
         return;

@@ -23,7 +23,20 @@ class LaterMethod implements RpcHandler {
   }
 }
 
-const gateFamily: MethodFamily = { family: "gate", methods: { "gate.now": NowMethod, "gate.later": LaterMethod } };
+/** What the output held when an ordered handler's first continuation ran (before any later turn). */
+const seenByOrdered: { ids: unknown[] } = { ids: [] };
+let output: TestApplication["output"] | undefined;
+
+@RpcMethod({ summary: "test method", result: anyValue() })
+class OrderedMethod implements RpcHandler {
+  async handle() {
+    await Promise.resolve();
+    seenByOrdered.ids = output!.frames().map((frame) => frame.id);
+    return {};
+  }
+}
+
+const gateFamily: MethodFamily = { family: "gate", methods: { "gate.now": NowMethod, "gate.later": LaterMethod, "gate.ordered": OrderedMethod } };
 
 function deferredStartup() {
   let finish!: () => void;
@@ -68,6 +81,14 @@ describe("startup gate (awaitsStartup)", () => {
       expect.objectContaining({ id: "c", result: { started: true } }),
     ]);
     expect(h.output.frames().map((frame) => frame.sequence)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("what was answered before an ordered handler is written before that handler's work goes on (no end-of-turn wait)", async () => {
+    const h = harness(new Promise(() => undefined));
+    output = h.output;
+    h.send(req("a", "gate.now"), req("b", "gate.ordered"));
+    expect((await h.frames(2)).map((frame) => frame.id)).toEqual(["a", "b"]);
+    expect(seenByOrdered.ids).toContain("a");
   });
 
   it("admits a method that awaits startup without holding anything once startup has finished", async () => {
