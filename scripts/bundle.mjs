@@ -7,6 +7,7 @@
 import { build } from "esbuild";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -44,6 +45,8 @@ const result = await build({
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
+  // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
+  plugins: [lazyZodSchemasPlugin],
 });
 const outputs = Object.entries(result.metafile.outputs);
 const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
