@@ -5,7 +5,10 @@ import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
 const loadModules = () => Promise.all([import("./delegate.tool.js"), import("./profile-discovery.js"), import("./profile-dirs.js")]);
 // Preloaded with the built-in profiles parsed (once per process, constants): their YAML parser's
 // first run was ~10 ms of an ACP session's first prompt.
-const preload = async () => (await import("./builtin-profiles.js")).builtinProfiles() && loadModules();
+const preload = async () => {
+  (await import("./builtin-profiles.js")).builtinProfiles();
+  return loadModules();
+};
 
 /**
  * Delegation: the `delegate` tool over profile-driven child sessions (docs/delegation.md). Replaceable
