@@ -5,7 +5,7 @@
 //   node bench/acp-probe.mjs [--node PATH] [--zi dist/bin/zi.js] [--runs N] [--later N] [-- node args]
 // With PROBE_MONO=1 it also prints the steps on the monotonic clock that --cpu-prof profiles use.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,7 +13,10 @@ import { Readable, Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { SseChatServer } from "./lib/sse-chat-server.mjs";
-import { cpuMs as cpu, mainThreadCpuMs as mainCpu } from "./lib/proc-cpu.mjs";
+import { cpuMs as cpu } from "./lib/proc-cpu.mjs";
+
+// The main thread's time on CPU alone (ns in /proc/<pid>/task/<pid>/schedstat): the critical path.
+const mainCpu = (pid) => { try { return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6; } catch { return Number.NaN; } };
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");

@@ -17,7 +17,7 @@ import { Readable, Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { BenchChildren } from "./bench-children.mjs";
-import { cpuMs } from "./proc-cpu.mjs";
+import { cpuMs, cpuRow } from "./proc-cpu.mjs";
 import { SseChatServer } from "./sse-chat-server.mjs";
 import { median } from "./stats.mjs";
 
@@ -149,5 +149,5 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   row(`acp: spawn to first agent_message_chunk, Zi vs ${CODEX_ACP}`, samples.spawn, samples.codexSpawn, 1);
   row(`acp: first prompt to first chunk, Zi vs ${CODEX_ACP}`, samples.first, samples.codexFirst, null);
   row(`acp: a later session, session/new to first chunk, Zi vs ${CODEX_ACP}`, samples.later, samples.codexLater, null);
-  row(`acp: CPU time (user+sys) from spawn to the first chunk, Zi vs ${CODEX_ACP}`, samples.cpu, samples.codexCpu, null);
+  cpuRow(report, `acp: CPU time (user+sys) from spawn to the first chunk, Zi vs ${CODEX_ACP}`, { zi: samples.cpu.filter((ms) => ms !== undefined), baseline: samples.codexCpu.filter((ms) => ms !== undefined) });
 }

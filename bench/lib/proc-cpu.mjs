@@ -1,23 +1,35 @@
-// A child's CPU time as Linux reports it: user+sys of all its threads (/proc/<pid>/stat, in clock
-// ticks of 10 ms), and its main thread's time on CPU (/proc/<pid>/task/<pid>/schedstat, in ns). Less
-// swayed by the machine's load than wall-clock times; NaN once the process is gone.
+// A child's CPU time so far (user + system, ms) from /proc/<pid>/stat: unlike wall-clock time it does not
+// grow with the other work on a shared machine. Undefined where /proc is not there (not Linux).
 import { readFileSync } from "node:fs";
 
-const CLOCK_TICKS = 100;
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture Node runs on
 
 export function cpuMs(pid) {
+  let stat;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
-    return Number.NaN;
+    return undefined;
   }
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-export function mainThreadCpuMs(pid) {
-  try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-  } catch {
-    return Number.NaN;
-  }
+// Means, not medians: the kernel counts CPU time in 10 ms ticks, and a median of a few such samples
+// moves in whole ticks.
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Mean CPU ms of each side at its timed answer, and their ratio (absent without /proc). */
+export function cpuDetails(cpu) {
+  if (cpu.zi.length === 0 || cpu.baseline.length === 0) return {};
+  const zi = mean(cpu.zi);
+  const baseline = mean(cpu.baseline);
+  return { cpuMs: { zi, baseline, ratio: zi / baseline, samples: cpu } };
+}
+
+/** An informational row of the same comparison in CPU time (none without /proc). */
+export function cpuRow(report, name, cpu) {
+  if (cpu.zi.length === 0 || cpu.baseline.length === 0) return;
+  report.ratio({ name, unit: "ms", zi: mean(cpu.zi), baseline: mean(cpu.baseline), better: "lower", target: null, samples: cpu });
 }
