@@ -16,7 +16,10 @@ import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 // there a streamed answer's CPU time is what counts, and the smaller young generation costs it GC
 // time (npm run bench, the tui rows).
 const interactive = !process.argv.slice(2).some((arg) => arg === "--mode" || arg.startsWith("--mode=") || arg === "-p" || arg === "--print" || arg === "prompt" || arg === "schema");
-if (!interactive) setFlagsFromString("--optimize-for-size");
+// Nor for an editor's ACP agent: it answers one person's prompts, not request floods, and the
+// smaller young generation made its start to the first reply ~10% more CPU in GC (docs/performance.md, ACP).
+const acp = process.argv.slice(2).some((arg, i, args) => arg === "--mode=acp" || (arg === "--mode" && args[i + 1] === "acp"));
+if (!interactive && !acp) setFlagsFromString("--optimize-for-size");
 
 // The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
 // and stderr, the flushed exit (docs/architecture.md, The process shell).

@@ -15,6 +15,7 @@ import { rollup } from "rollup";
 import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ENTRY = "dist/bin/zi-cli.js";
@@ -52,6 +53,8 @@ const result = await build({
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
+  // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
+  plugins: [lazyZodSchemasPlugin],
 });
 
 const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));

@@ -5,7 +5,8 @@
 // first prompt (session/new answered → first chunk) against a later session's prompt in the same
 // process (session/new → first chunk); and the same three against Codex's ACP agent on the same
 // server, installed on first use into ~/.cache/zi-bench/codex-acp (skipped, with the reason, when it
-// cannot be had).
+// cannot be had). The agents' CPU time (user+sys, /proc) up to their first chunk is a row too: on a
+// loaded machine it moves much less than the wall-clock times.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -16,6 +17,7 @@ import { Readable, Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as acp from "@agentclientprotocol/sdk";
 import { BenchChildren } from "./bench-children.mjs";
+import { cpuMs, cpuRow } from "./proc-cpu.mjs";
 import { SseChatServer } from "./sse-chat-server.mjs";
 import { median } from "./stats.mjs";
 
@@ -57,8 +59,12 @@ async function zedLikeRun({ command, args, env }, project) {
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4096)));
   const firstChunk = new Map();
+  let cpuAtFirstChunk;
   const app = acp.client({ name: "zi-bench" }).onNotification("session/update", ({ params }) => {
-    if (params.update.sessionUpdate === "agent_message_chunk" && !firstChunk.has(params.sessionId)) firstChunk.set(params.sessionId, performance.now());
+    if (params.update.sessionUpdate === "agent_message_chunk" && !firstChunk.has(params.sessionId)) {
+      firstChunk.set(params.sessionId, performance.now());
+      cpuAtFirstChunk ??= cpuMs(child.pid);
+    }
   });
   const agent = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout))).agent;
   try {
@@ -76,7 +82,7 @@ async function zedLikeRun({ command, args, env }, project) {
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
       later.push(firstChunk.get(sessionId) - started);
     }
-    return { spawnToChunk, firstPrompt: firstChunk.get(first.sessionId) - firstSessionAt, later: median(later) };
+    return { spawnToChunk, firstPrompt: firstChunk.get(first.sessionId) - firstSessionAt, later: median(later), cpu: cpuAtFirstChunk };
   } catch (error) {
     throw new Error(`acp bench: ${error.message ?? JSON.stringify(error)}\n${stderr}`);
   } finally {
@@ -113,7 +119,7 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   const codex = await codexAcp();
   const codexDir = codex.binary ? codexHome(children.root, server.baseUrl) : undefined;
   const codexCommand = codexDir ? { command: codex.binary, args: [], env: { HOME: codexDir, CODEX_HOME: codexDir } } : undefined;
-  const samples = { spawn: [], echo: [], first: [], later: [], codexSpawn: [], codexFirst: [], codexLater: [] };
+  const samples = { spawn: [], echo: [], first: [], later: [], cpu: [], codexSpawn: [], codexFirst: [], codexLater: [], codexCpu: [] };
   try {
     for (let round = 0; round <= reps; round++) {
       const ziRun = await zedLikeRun(zi, project);
@@ -124,7 +130,9 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
       samples.echo.push(echo);
       samples.first.push(ziRun.firstPrompt);
       samples.later.push(ziRun.later);
+      samples.cpu.push(ziRun.cpu);
       if (codexRun) {
+        samples.codexCpu.push(codexRun.cpu);
         samples.codexSpawn.push(codexRun.spawnToChunk);
         samples.codexFirst.push(codexRun.firstPrompt);
         samples.codexLater.push(codexRun.later);
@@ -141,4 +149,5 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   row(`acp: spawn to first agent_message_chunk, Zi vs ${CODEX_ACP}`, samples.spawn, samples.codexSpawn, 1);
   row(`acp: first prompt to first chunk, Zi vs ${CODEX_ACP}`, samples.first, samples.codexFirst, null);
   row(`acp: a later session, session/new to first chunk, Zi vs ${CODEX_ACP}`, samples.later, samples.codexLater, null);
+  cpuRow(report, `acp: CPU time (user+sys) from spawn to the first chunk, Zi vs ${CODEX_ACP}`, { zi: samples.cpu.filter((ms) => ms !== undefined), baseline: samples.codexCpu.filter((ms) => ms !== undefined) });
 }

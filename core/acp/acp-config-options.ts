@@ -1,4 +1,4 @@
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
 import { THINKING_LEVELS, type CatalogModel, type ThinkingLevel } from "../wire/session-types.js";

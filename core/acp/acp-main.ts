@@ -1,5 +1,7 @@
 import { Readable } from "node:stream";
-import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk";
+// Values come from the SDK's unstable entry only, as acp-agent.ts's do: its stable entry is a second
+// copy of the v1 schemas, which zod builds when the module loads (~35 ms of CPU at start, measured).
+import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk/unstable";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";

@@ -1,4 +1,4 @@
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionRequest, PermissionRule } from "../wire/session-types.js";
 import { ACP_MODES, DEFAULT_ACP_MODE, type PolicyLayer } from "./acp-permission-modes.js";

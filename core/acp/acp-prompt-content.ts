@@ -1,4 +1,4 @@
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import { IMAGE_MIME_TYPES, imageBytes, imageDataProblem, type ImageMimeType, type PromptImage } from "../wire/prompt-image.js";
 import { RPC_LIMITS } from "../wire/limits.js";

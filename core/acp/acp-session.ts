@@ -1,4 +1,4 @@
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { McpServer } from "@agentclientprotocol/sdk/unstable";
 import type { SessionModule } from "../boot/session-module.js";

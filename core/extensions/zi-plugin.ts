@@ -14,7 +14,8 @@ export interface ZiPlugin {
   /** An extension; `services` reach what extension files cannot (absent when a host has none, e.g. in tests). */
   readonly extension?: (zi: ZiExtensionApi, services: PluginServices | undefined) => void | Promise<void>;
   /**
-   * Loads the modules `extension` imports, without activating anything: for a front end with idle time
+   * Loads the modules `extension` imports (and what they compute once per process from constants),
+   * without activating anything: for a front end with idle time
    * before its first session (ACP, between `initialize` and `session/new`), so that session does not wait
    * for them. Never rejects with anything but a load failure, which the activation then reports.
    */

@@ -62,7 +62,7 @@ export class ModelRegistry implements ModelRuntime {
   private readonly warn: Warn;
   private readonly script: FauxScript | undefined;
   private readonly classifier = new ProviderErrorClassifier();
-  private readonly warmer = new ProviderWarmer();
+  private readonly warmer = ProviderWarmer.process;
   private loading: Promise<LoadedCatalog> | undefined;
   private providers: Promise<UserProviderConfig[]> | undefined;
 

@@ -20,6 +20,12 @@ const STOP_BEFORE_SENDING = new Error("zi: provider warm-up (never sent)");
 export class ProviderWarmer {
   /** Every warm-up still running in this process (nobody awaits one; a test's teardown must). */
   private static readonly running = new Set<Promise<boolean>>();
+  /**
+   * The warmer every ModelRegistry uses: what it warms (loaded modules, compiled code, fetch's client)
+   * is the process's, so a process with a registry per session (ACP) warms each API once, not a
+   * warm-up call and a loopback fetch beside every session's first prompt.
+   */
+  static readonly process = new ProviderWarmer();
   private readonly warmed = new Set<string>();
   private fetchWarmed = false;
 

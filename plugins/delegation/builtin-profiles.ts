@@ -23,7 +23,14 @@ Finish with a concise summary of what you did, what you changed (file paths) and
 The summary is all the delegating agent will see.
 `;
 
-/** The profiles shipped with Zi, overridable by name from ZI_HOME/agents or .zi/agents. */
+let parsed: readonly AgentProfile[] | undefined;
+
+/**
+ * The profiles shipped with Zi, overridable by name from ZI_HOME/agents or .zi/agents. Parsed once
+ * per process (every session's delegation plugin asks; an ACP process has many sessions), each
+ * caller getting its own copies.
+ */
 export function builtinProfiles(): AgentProfile[] {
-  return [parseProfile(EXPLORE, "builtin:explore", "builtin"), parseProfile(WORKER, "builtin:worker", "builtin")];
+  parsed ??= [parseProfile(EXPLORE, "builtin:explore", "builtin"), parseProfile(WORKER, "builtin:worker", "builtin")];
+  return parsed.map((profile) => structuredClone(profile));
 }
