@@ -2,13 +2,13 @@ import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { PermissionDecision, PermissionRequest, PermissionRule } from "../wire/session-types.js";
 import { ACP_MODES, DEFAULT_ACP_MODE, type PolicyLayer } from "./acp-permission-modes.js";
+import { toolKind } from "./acp-tool-calls.js";
 
 /** What the bridge calls of the permission family (`permission.set_policy`, `permission.resolve`), through the method client. */
 export interface AcpPermissionPort {
   setPolicy(layer: PolicyLayer): Promise<unknown> | unknown;
   resolve(requestId: string, decision: PermissionDecision, message?: string): Promise<unknown> | unknown;
 }
-import { toolKind } from "./acp-tool-calls.js";
 
 /** What an ACP session keeps of its permission choices across reconnects (journaled as `acp_session_options`). */
 export interface AcpPermissionOptions {
@@ -146,7 +146,6 @@ export class AcpPermissionBridge {
     } catch (error) {
       failed(error);
     }
-
   }
 
   private resolve(requestId: string, decision: "allow_once" | "allow_always" | "deny", message?: string): void {
