@@ -19,7 +19,7 @@ import type { UserProviderConfig } from "./model-config-types.js";
 import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "./model-runtime.js";
 import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiModule, SimpleStream } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
 import { ProviderWarmer } from "./provider-warmer.js";
 import { clampThinkingLevel } from "./thinking-clamp.js";
@@ -129,7 +129,7 @@ export class ModelRegistry implements ModelRuntime {
     let source: PiAi.AssistantMessageEventStream;
     try {
       // Retries belong to the session (auto_retry events); SDK-internal retries would hide them.
-      source = this.gatedStream(piAi, model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
+      source = this.gatedStream(await this.piAi.simpleStream(model.model.api), model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
     } catch (error) {
       return this.failedStream(piAi, model.model, this.credentials.redact(error instanceof Error ? error.message : String(error)));
     }
@@ -138,15 +138,15 @@ export class ModelRegistry implements ModelRuntime {
 
   /** A call whose SDK fetches through the global fetch reads its response body under `gate` (gated-fetch.ts). */
   private gatedStream(
-    piAi: PiAiModule,
+    streamSimple: SimpleStream,
     model: PiAi.Model<PiAi.Api>,
     context: PiAi.Context,
     options: PiAi.SimpleStreamOptions,
     gate: ReadGate,
   ): PiAi.AssistantMessageEventStream {
-    if (!GATED_APIS.has(model.api)) return piAi.streamSimple(model, context, options);
+    if (!GATED_APIS.has(model.api)) return streamSimple(model, context, options);
     const registration = registerReadGate(gate);
-    const source = piAi.streamSimple(model, context, { ...options, headers: { ...options.headers, [READ_GATE_HEADER]: registration.header } });
+    const source = streamSimple(model, context, { ...options, headers: { ...options.headers, [READ_GATE_HEADER]: registration.header } });
     void source.result().finally(registration.release);
     return source;
   }
