@@ -19,6 +19,14 @@ const READ_AHEAD_EVENTS = 4096;
 /** Pieces of a coalesced delta are joined this often, so its cost stays its text (no per-piece strings). */
 const JOIN_PIECES = 1024;
 
+/** What BufferedModelStream.adopt relies on of pi-ai's EventStream (0.73.1): its public push/end and its (private) queue and done flag. */
+interface PiAiEventStreamInternals {
+  push(event: PiAi.AssistantMessageEvent): void;
+  end(result?: PiAi.AssistantMessage): void;
+  queue?: unknown;
+  done?: unknown;
+}
+
 const isDelta = (event: PiAi.AssistantMessageEvent): event is DeltaEvent =>
   event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta";
 
@@ -77,7 +85,7 @@ export class BufferedModelStream implements ModelEventStream {
     private readonly gate: ReadGate = new ReadGate(),
     private readonly settle?: (message: PiAi.AssistantMessage) => void,
   ) {
-    void this.drain();
+    if (!this.adopt(source)) void this.drain();
   }
 
   /** `stream` itself when it is buffered already, else `stream` buffered (a stream a test hands in). */
@@ -152,17 +160,53 @@ export class BufferedModelStream implements ModelEventStream {
     return message;
   }
 
+  /**
+   * Takes over a pi-ai event stream nothing was pushed into yet: its provider's `push` hands each
+   * event straight here, instead of through pi-ai's queue and async iterator (a chain of promises
+   * per streamed delta, for one consumer). Only the final event goes through pi-ai's own `push` too,
+   * for its `result()`. Anything else (a stream with events queued already, another iterable) is
+   * drained by iteration.
+   */
+  private adopt(source: ModelEventStream): boolean {
+    const stream = source as unknown as PiAiEventStreamInternals;
+    if (typeof stream.push !== "function" || typeof stream.end !== "function" || !Array.isArray(stream.queue) || stream.queue.length > 0 || stream.done !== false) return false;
+    const push = stream.push.bind(stream);
+    const end = stream.end.bind(stream);
+    let over = false;
+    stream.push = (event) => {
+      if (over) return;
+      this.accept(event);
+      if (event.type !== "done" && event.type !== "error") return;
+      over = true;
+      push(event);
+      this.finish();
+    };
+    stream.end = (result) => {
+      over = true;
+      end(result);
+      this.finish();
+    };
+    return true;
+  }
+
   private async drain(): Promise<void> {
     try {
-      for await (const event of this.source) {
-        if (event.type === "done") this.settled(event.message);
-        else if (event.type === "error") this.settled(event.error);
-        this.push(event);
-        this.notify();
-      }
+      for await (const event of this.source) this.accept(event);
     } catch (error) {
       this.failure = error;
     }
+    this.finish();
+  }
+
+  private accept(event: PiAi.AssistantMessageEvent): void {
+    if (event.type === "done") this.settled(event.message);
+    else if (event.type === "error") this.settled(event.error);
+    this.push(event);
+    this.notify();
+  }
+
+  private finish(): void {
+    if (this.ended) return;
     this.ended = true;
     this.gate.release();
     this.notify();

@@ -160,4 +160,19 @@ describe("BufferedModelStream", () => {
     expect((await buffered.result()).errorMessage).toBe("[scrubbed]");
     expect(settled).toEqual([failed]);
   });
+
+  it("delivers the events of a pi-ai stream that had events queued before it was buffered, then those pushed later", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    source.push(delta(1));
+    const buffered = new BufferedModelStream(source);
+    source.push(delta(2));
+    const final = piAi.fauxAssistantMessage("done");
+    source.push({ type: "done", reason: "stop", message: final });
+    source.end();
+    const seen: string[] = [];
+    for await (const event of buffered) seen.push(event.type === "text_delta" ? event.delta : event.type);
+    expect(seen).toEqual(["d1", "d2", "done"]);
+    expect(await buffered.result()).toBe(final);
+  });
 });
