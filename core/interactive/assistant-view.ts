@@ -123,6 +123,8 @@ export class AssistantView extends Container {
 
   /** Whether the parts on screen, laid out at `width`, are the rendering of `text` as one document. */
   private partsAreWhole(text: string, width: number): boolean {
+    // One part (a replayed message, a short answer): it is the whole document already.
+    if (this.text.children.length === 1 && this.settledLength === 0) return true;
     if (CachedMarkdown.definesLinks(text)) return false;
     const probe = this.markdown(text, false);
     probe.render(width);
