@@ -19,7 +19,7 @@ import type { UserProviderConfig } from "./model-config-types.js";
 import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "./model-runtime.js";
 import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiModule, SimpleStream } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
 import { ProviderWarmer } from "./provider-warmer.js";
 import { clampThinkingLevel } from "./thinking-clamp.js";
@@ -108,7 +108,7 @@ export class ModelRegistry implements ModelRuntime {
   async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream> {
     const gate = new ReadGate();
     options.signal.addEventListener("abort", () => gate.release(), { once: true });
-    return new BufferedModelStream(await this.providerStream(model, context, options, gate), gate);
+    return new BufferedModelStream(await this.providerStream(model, context, options, gate), gate, (message) => this.scrubbed(message, gate));
   }
 
   private async providerStream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions, gate: ReadGate): Promise<PiAi.AssistantMessageEventStream> {
@@ -129,24 +129,24 @@ export class ModelRegistry implements ModelRuntime {
     let source: PiAi.AssistantMessageEventStream;
     try {
       // Retries belong to the session (auto_retry events); SDK-internal retries would hide them.
-      source = this.gatedStream(piAi, model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
+      source = this.gatedStream(await this.piAi.simpleStream(model.model.api), model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
     } catch (error) {
       return this.failedStream(piAi, model.model, this.credentials.redact(error instanceof Error ? error.message : String(error)));
     }
-    return this.redacted(piAi, source, gate);
+    return source;
   }
 
   /** A call whose SDK fetches through the global fetch reads its response body under `gate` (gated-fetch.ts). */
   private gatedStream(
-    piAi: PiAiModule,
+    streamSimple: SimpleStream,
     model: PiAi.Model<PiAi.Api>,
     context: PiAi.Context,
     options: PiAi.SimpleStreamOptions,
     gate: ReadGate,
   ): PiAi.AssistantMessageEventStream {
-    if (!GATED_APIS.has(model.api)) return piAi.streamSimple(model, context, options);
+    if (!GATED_APIS.has(model.api)) return streamSimple(model, context, options);
     const registration = registerReadGate(gate);
-    const source = piAi.streamSimple(model, context, { ...options, headers: { ...options.headers, [READ_GATE_HEADER]: registration.header } });
+    const source = streamSimple(model, context, { ...options, headers: { ...options.headers, [READ_GATE_HEADER]: registration.header } });
     void source.result().finally(registration.release);
     return source;
   }
@@ -224,23 +224,15 @@ export class ModelRegistry implements ModelRuntime {
     }
   }
 
-  /** Forwards a provider stream, scrubbing credentials from its error message before anyone sees it. */
-  private redacted(piAi: PiAiModule, source: PiAi.AssistantMessageEventStream, gate: ReadGate): PiAi.AssistantMessageEventStream {
-    const out = piAi.createAssistantMessageEventStream();
-    void (async () => {
-      for await (const event of source) {
-        if (event.type === "error" && event.error.errorMessage) {
-          event.error.errorMessage = this.credentials.redact(event.error.errorMessage);
-        }
-        // The provider's error type, which the SDK dropped, for the retry decision (ProviderErrorClassifier).
-        if (event.type === "error" && gate.streamErrorType !== undefined) {
-          event.error.diagnostics = [...(event.error.diagnostics ?? []), streamErrorDiagnostic(gate.streamErrorType)];
-        }
-        out.push(event);
-      }
-      out.end();
-    })();
-    return out;
+  /**
+   * A call's final message as clients may see it: credentials scrubbed from an error's text (even a
+   * provider's error text may quote them), and the provider's error type, which the SDK dropped, kept
+   * for the retry decision (ProviderErrorClassifier).
+   */
+  private scrubbed(message: PiAi.AssistantMessage, gate: ReadGate): void {
+    if (message.stopReason !== "error" && message.stopReason !== "aborted") return;
+    if (message.errorMessage) message.errorMessage = this.credentials.redact(message.errorMessage);
+    if (gate.streamErrorType !== undefined) message.diagnostics = [...(message.diagnostics ?? []), streamErrorDiagnostic(gate.streamErrorType)];
   }
 
   private failedStream(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>, errorMessage: string): PiAi.AssistantMessageEventStream {

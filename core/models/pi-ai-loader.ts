@@ -2,6 +2,8 @@ import { installGatedFetch } from "./gated-fetch.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 
 export type PiAiModule = typeof PiAi;
+/** pi-ai's `streamSimple`, or one provider's own. */
+export type SimpleStream = (model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options?: PiAi.SimpleStreamOptions) => PiAi.AssistantMessageEventStream;
 
 /**
  * The only runtime touchpoint with pi-ai. Importing it costs ~150 ms, so nothing imports it
@@ -10,6 +12,7 @@ export type PiAiModule = typeof PiAi;
 export class PiAiLoader {
   private pending: Promise<PiAiModule> | undefined;
   private module: PiAiModule | undefined;
+  private openAICompletions: Promise<SimpleStream> | undefined;
 
   load(): Promise<PiAiModule> {
     this.pending ??= import("@mariozechner/pi-ai").then((module) => {
@@ -18,6 +21,22 @@ export class PiAiLoader {
       return (this.module = module);
     });
     return this.pending;
+  }
+
+  /**
+   * The stream function for a call to `api`: pi-ai's `streamSimple`, except for openai-completions
+   * (every models.json provider, most local servers), whose provider module's own function is called:
+   * pi-ai's lazy registration of a provider forwards each of its events through one more event stream
+   * (a queue and an async iteration per streamed delta), the same events in the same order.
+   */
+  async simpleStream(api: PiAi.Api): Promise<SimpleStream> {
+    const piAi = await this.load();
+    if (api !== "openai-completions") return piAi.streamSimple;
+    this.openAICompletions ??= import("@mariozechner/pi-ai/openai-completions").then(
+      (provider) => provider.streamSimpleOpenAICompletions as SimpleStream,
+      () => piAi.streamSimple,
+    );
+    return this.openAICompletions;
   }
 
   /** The module once `load()` has settled; lets synchronous paths use it after a resolve. */

@@ -1,5 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { RpcError } from "../kernel/rpc-error.js";
+import { BufferedModelStream } from "../models/buffered-model-stream.js";
 import type { ModelRuntime, ResolvedModel } from "../models/model-runtime.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
@@ -17,8 +18,8 @@ const ZERO_USAGE: PiAi.Usage = {
 /**
  * One model call, announced as message_start (whole message), message_update (deltas only, so the
  * bytes sent stay linear in the reply's length) and message_end (whole message, after it is
- * journaled). Each event is awaited before the next stream event is read, so a listener that
- * blocks stalls the consumption of the model stream.
+ * journaled). A listener that blocks (returns a promise) stalls the consumption of the model stream
+ * until it has accepted the event.
  */
 export class AssistantStreamer {
   constructor(
@@ -38,30 +39,39 @@ export class AssistantStreamer {
       await this.store.emit({ type: "message_start", message: structuredClone(message) });
     };
     try {
-      const events = await this.runtime.stream(model, context, {
-        signal,
-        thinkingLevel: this.store.thinkingLevel,
-        sessionId: this.sessionId(),
-      });
+      const events = BufferedModelStream.of(
+        await this.runtime.stream(model, context, {
+          signal,
+          thinkingLevel: this.store.thinkingLevel,
+          sessionId: this.sessionId(),
+        }),
+      );
       // Per content block: a key split across deltas is held back until it is whole (and scrubbed).
       const scrubbers = new Map<number, Scrubbed>();
+      const redactor = this.runtime.redactor;
       const flush = async (contentIndex: number): Promise<void> => {
         const scrubber = scrubbers.get(contentIndex);
         scrubbers.delete(contentIndex);
         const rest = scrubber?.scrubber.end();
         if (rest) await this.store.emit({ type: "message_update", assistantMessageEvent: { type: scrubber!.type, contentIndex, delta: rest } });
       };
-      for await (const event of events) {
-        switch (event.type) {
-          case "start":
-            await start(event.partial);
+      try {
+        // Events are taken one by one while they wait, and a delta's event is awaited only when a
+        // listener holds it back: the per-delta path makes no promise of its own (thousands a reply).
+        for (;;) {
+          const event = events.take();
+          if (event === undefined) {
+            if (await events.arrival()) continue;
             break;
-          case "text_delta":
-          case "thinking_delta":
-          case "toolcall_delta":
-            if (!started) await start(event.partial);
-            {
-              const redactor = this.runtime.redactor;
+          }
+          switch (event.type) {
+            case "start":
+              await start(event.partial);
+              break;
+            case "text_delta":
+            case "thinking_delta":
+            case "toolcall_delta": {
+              if (!started) await start(event.partial);
               let delta = event.delta;
               if (redactor) {
                 let entry = scrubbers.get(event.contentIndex);
@@ -69,21 +79,25 @@ export class AssistantStreamer {
                 delta = entry.scrubber.push(delta);
               }
               if (delta === "") break;
-              await this.store.emit({ type: "message_update", assistantMessageEvent: { type: event.type, contentIndex: event.contentIndex, delta } });
+              const accepted = this.store.offer({ type: "message_update", assistantMessageEvent: { type: event.type, contentIndex: event.contentIndex, delta } });
+              if (accepted) await accepted;
+              break;
             }
-            break;
-          case "text_end":
-          case "thinking_end":
-          case "toolcall_end":
-            await flush(event.contentIndex);
-            break;
-          case "done":
-            reply = event.message;
-            break;
-          case "error":
-            reply = event.error;
-            break;
+            case "text_end":
+            case "thinking_end":
+            case "toolcall_end":
+              await flush(event.contentIndex);
+              break;
+            case "done":
+              reply = event.message;
+              break;
+            case "error":
+              reply = event.error;
+              break;
+          }
         }
+      } finally {
+        events.close();
       }
       for (const contentIndex of [...scrubbers.keys()]) await flush(contentIndex);
       reply ??= await events.result();

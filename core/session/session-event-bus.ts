@@ -7,6 +7,8 @@ interface QueuedEvent {
   delivered: () => void;
 }
 
+const ACCEPTED: Promise<void> = Promise.resolve();
+
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 
@@ -46,10 +48,29 @@ export class SessionEventBus {
   }
 
   emit(event: AgentSessionEvent): Promise<void> {
-    return new Promise<void>((delivered) => {
-      this.queue.push({ event, state: this.snapshot(), delivered });
-      if (!this.draining) void this.drain();
-    });
+    try {
+      return this.offer(event) ?? ACCEPTED;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * `emit` for a producer on a hot path (the streamed deltas): undefined when the event was accepted
+   * at once (no listener blocked, none was blocking before), so that no promise is made and awaited
+   * per event; else the promise of its acceptance, as `emit` returns it.
+   */
+  offer(event: AgentSessionEvent): Promise<void> | undefined {
+    if (this.draining) return new Promise<void>((delivered) => this.queue.push({ event, state: this.snapshot(), delivered }));
+    const state = this.snapshot();
+    this.draining = true;
+    this.current = state;
+    const pending = this.deliver(event);
+    if (pending) return new Promise<void>((delivered) => void this.drain(pending, delivered));
+    // A listener may have emitted meanwhile: those events queued behind this one.
+    if (this.queue.length > 0) void this.drain();
+    else this.idle();
+    return undefined;
   }
 
   /** Resolves once every event emitted so far has been accepted by the listeners. */
@@ -58,9 +79,13 @@ export class SessionEventBus {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
+  /** Delivers the queue in order (after `first`, the one in delivery, is accepted), then goes idle. */
+  private async drain(first?: Promise<unknown>, firstDelivered?: () => void): Promise<void> {
     try {
+      if (first) {
+        await first;
+        firstDelivered!();
+      }
       while (this.queue.length > 0) {
         const next = this.queue.shift()!;
         this.current = next.state;
@@ -69,12 +94,17 @@ export class SessionEventBus {
         next.delivered();
       }
     } finally {
-      this.draining = false;
-      this.current = undefined;
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const resolve of waiters) resolve();
+      this.idle();
     }
+  }
+
+  private idle(): void {
+    this.draining = false;
+    this.current = undefined;
+    const waiters = this.idleWaiters;
+    if (waiters.length === 0) return;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private deliver(event: AgentSessionEvent): Promise<unknown> | undefined {

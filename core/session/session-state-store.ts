@@ -117,6 +117,11 @@ export class SessionStateStore {
     return this.bus.emit(event);
   }
 
+  /** `emit` without a promise when the event was accepted at once (SessionEventBus.offer). */
+  offer(event: AgentSessionEvent): Promise<void> | undefined {
+    return this.bus.offer(event);
+  }
+
   setActivity(activity: Activity): Promise<void> {
     const current = this.activityValue;
     const same =

@@ -72,4 +72,31 @@ describe("AssistantView", () => {
     view.render(WIDTH);
     expect(view.render(40)).toEqual(new Markdown(DOCUMENT, 1, 0, markdownTheme).render(40));
   });
+
+  it.each([1, 5, 64])("keeps the streamed drawing at message_end when its parts are the whole message's blocks (%i-character deltas)", (size) => {
+    // Headings, paragraphs, tight lists and fences cut at blank lines: each part's last block is drawn
+    // knowing the block after it, so the frame before message_end is already the final rendering.
+    const text = "## Part 1\n\nsome words here\n- an item\n- another\n\n```js\nconst value = compute(1);\n```\n\nafter the code\n\n## Part 2\n\nthe end\n";
+    const view = new AssistantView(() => false);
+    for (let at = 0; at < text.length; at += size) {
+      view.delta("text_delta", 0, text.slice(at, at + size));
+      view.render(WIDTH);
+    }
+    const streamedLines = [...view.render(WIDTH)];
+    const expected = whole(text);
+    const highlight = jest.spyOn(codeHighlighter, "highlight");
+    try {
+      view.end({ content: [{ type: "text", text }] });
+      const final = view.render(WIDTH);
+      expect(final).toEqual(expected);
+      expect(streamedLines).toEqual(final);
+      expect(highlight).not.toHaveBeenCalled();
+    } finally {
+      highlight.mockRestore();
+    }
+  });
+
+  it("does not draw the blank lines a reply starts with", () => {
+    expect(streamed("\n\n## Part 1\n\nwords\n", 2)).toEqual(whole("## Part 1\n\nwords\n"));
+  });
 });

@@ -119,4 +119,60 @@ describe("BufferedModelStream", () => {
     expect(seen).toEqual(["d1"]);
     await expect(buffered.result()).rejects.toThrow("no result");
   });
+
+  it("hands waiting events out one by one with take(), and arrival() says when more wait or the stream has ended", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const buffered = new BufferedModelStream(source);
+    expect(buffered.take()).toBeUndefined();
+    const arrived = buffered.arrival();
+    source.push(delta(1));
+    source.push(delta(2));
+    expect(await arrived).toBe(true);
+    const taken: string[] = [];
+    while (taken.length < 2) {
+      const event = buffered.take();
+      if (event === undefined) expect(await buffered.arrival()).toBe(true);
+      else if (event.type === "text_delta") taken.push(event.delta);
+    }
+    expect(taken).toEqual(["d1", "d2"]);
+    expect(buffered.take()).toBeUndefined();
+    const ended = buffered.arrival();
+    source.end(piAi.fauxAssistantMessage("x"));
+    expect(await ended).toBe(false);
+  });
+
+  it("lets settle amend the final message once, before a consumer or result() sees it", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    const settled: PiAi.AssistantMessage[] = [];
+    const buffered = new BufferedModelStream(source, new ReadGate(), (message) => {
+      settled.push(message);
+      message.errorMessage = "[scrubbed]";
+    });
+    const failed: PiAi.AssistantMessage = { ...piAi.fauxAssistantMessage(""), stopReason: "error", errorMessage: "key sk-secret leaked" };
+    source.push({ type: "error", reason: "error", error: failed });
+    source.end(failed);
+    const seen: PiAi.AssistantMessageEvent[] = [];
+    for await (const event of buffered) seen.push(event);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.type === "error" && seen[0]!.error.errorMessage).toBe("[scrubbed]");
+    expect((await buffered.result()).errorMessage).toBe("[scrubbed]");
+    expect(settled).toEqual([failed]);
+  });
+
+  it("delivers the events of a pi-ai stream that had events queued before it was buffered, then those pushed later", async () => {
+    const piAi = await loadPiAi();
+    const source = piAi.createAssistantMessageEventStream();
+    source.push(delta(1));
+    const buffered = new BufferedModelStream(source);
+    source.push(delta(2));
+    const final = piAi.fauxAssistantMessage("done");
+    source.push({ type: "done", reason: "stop", message: final });
+    source.end();
+    const seen: string[] = [];
+    for await (const event of buffered) seen.push(event.type === "text_delta" ? event.delta : event.type);
+    expect(seen).toEqual(["d1", "d2", "done"]);
+    expect(await buffered.result()).toBe(final);
+  });
 });

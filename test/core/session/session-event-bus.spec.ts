@@ -78,4 +78,32 @@ describe("SessionEventBus", () => {
     void bus.emit(looseEvent({ type: "outer" }));
     expect(seen).toEqual(["first:outer", "second:outer", "first:inner", "second:inner"]);
   });
+
+  it("offers without a promise while every listener accepts at once, and with one while a listener holds events back", async () => {
+    const bus = new SessionEventBus(() => stateWith(0), () => undefined);
+    const gate = new Deferred();
+    const seen: string[] = [];
+    bus.subscribe((event) => {
+      seen.push(event.type);
+      if ((event.type as string) === "slow") return gate.promise;
+    });
+    expect(bus.offer(looseEvent({ type: "fast" }))).toBeUndefined();
+    const slow = bus.offer(looseEvent({ type: "slow" }));
+    expect(slow).toBeInstanceOf(Promise);
+    // Behind the blocked one: queued, and accepted only after it.
+    const queued = bus.offer(looseEvent({ type: "queued" }));
+    expect(queued).toBeInstanceOf(Promise);
+    let acceptedQueued = false;
+    void queued!.then(() => (acceptedQueued = true));
+    await Promise.resolve();
+    expect(seen).toEqual(["fast", "slow"]);
+    expect(acceptedQueued).toBe(false);
+    gate.resolve();
+    await slow;
+    await queued;
+    expect(seen).toEqual(["fast", "slow", "queued"]);
+    await bus.whenDrained();
+    expect(bus.offer(looseEvent({ type: "again" }))).toBeUndefined();
+    expect(bus.deliveredState).toBeUndefined();
+  });
 });
