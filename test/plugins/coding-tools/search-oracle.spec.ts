@@ -103,6 +103,15 @@ describe("find and grep against ripgrep", () => {
       expect(lines(textOf(await run(grep, { pattern: "no such text anywhere" }, repo)))).toEqual([]);
     });
 
+    it("grep under a limit shows rg's first matches in path order (the search stopped early)", async () => {
+      const all = rgMatches(repo, ["needle"]);
+      expect(all.length).toBeGreaterThan(10);
+      for (const limit of [10, 1]) {
+        const shown = lines(textOf(await run(grep, { pattern: "needle", limit }, repo))).filter((line) => !line.startsWith("[") && line !== "");
+        expect([limit, shown]).toEqual([limit, all.slice(0, limit)]);
+      }
+    });
+
     it("an explicit path inside an ignored directory is searched, under the rules below it", async () => {
       expect(lines(textOf(await run(find, { pattern: "*", path: "build" }, repo)))).toEqual(rgFiles(repo, [], "build"));
       expect(lines(textOf(await run(grep, { pattern: "needle", path: "build" }, repo)))).toEqual(rgMatches(repo, ["needle"], "build"));
