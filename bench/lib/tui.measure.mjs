@@ -15,6 +15,9 @@ import { median } from "./stats.mjs";
 const END = "END-OF-ANSWER";
 const POLL_MS = 5;
 const DEADLINE_MS = 60_000;
+/** Background work counts as done once the process has used no CPU for this long (ticks are 10 ms). */
+const QUIET_MS = 300;
+const QUIET_DEADLINE_MS = 5_000;
 const CLOCK_TICKS = 100; // USER_HZ: /proc reports utime and stime in 1/100 s on Linux
 
 /** About `tokens` tokens of markdown (prose, lists, code), in one-token deltas, then the end marker. */
@@ -57,6 +60,19 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
+/** The process's CPU time once it has stayed the same for QUIET_MS (or after QUIET_DEADLINE_MS). */
+async function quiet(pid) {
+  const deadline = Date.now() + QUIET_DEADLINE_MS;
+  let last = cpuMs(pid);
+  let since = Date.now();
+  while (Date.now() - since < QUIET_MS && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = cpuMs(pid);
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+  return last;
+}
+
 async function poll(socket, predicate) {
   const deadline = Date.now() + DEADLINE_MS;
   for (;;) {
@@ -77,9 +93,9 @@ async function once(name, command, env) {
     await poll(socket, editorDrawn);
     const startupMs = performance.now() - start;
     const pid = Number(tmux(socket, "display-message", "-p", "#{pane_pid}").trim());
-    // Settled first: whatever startup still does in the background is not the answer's cost.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = cpuMs(pid);
+    // Settled first: whatever startup still does in the background (plugins, the provider's warm-up)
+    // is not the answer's cost. Settled means the process used no CPU for QUIET_MS (bounded).
+    const before = await quiet(pid);
     tmux(socket, "send-keys", "-l", "go");
     tmux(socket, "send-keys", "Enter");
     await poll(socket, (screen) => screen.includes(END));

@@ -101,7 +101,8 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
-    if (entry.source !== "faux") void this.warmer.warm(piAi, entry.model);
+    // The warm-up goes through the stream function the real call will use (PiAiLoader.simpleStream).
+    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.piAi.simpleStream(entry.model.api));
     return this.resolved(piAi, entry);
   }
 

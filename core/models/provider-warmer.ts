@@ -1,6 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { GATED_APIS, READ_GATE_HEADER, WARM_UP_HEADER, registerReadGate, warmUpsAnsweredCount } from "./gated-fetch.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { SimpleStream } from "./pi-ai-loader.js";
 import { ReadGate } from "./read-gate.js";
 
 /** Thrown from `onPayload`, which every pi-ai provider awaits before it sends anything. */
@@ -34,14 +34,15 @@ export class ProviderWarmer {
    * meant to (the gated fetch answered it, or the payload was built); callers need not wait for it.
    * False for an API already warmed.
    */
-  warm(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
+  warm(model: PiAi.Model<PiAi.Api>, stream: Promise<SimpleStream>): Promise<boolean> {
     if (this.warmed.has(model.api)) return Promise.resolve(false);
     this.warmed.add(model.api);
     const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const fetchWarm = this.fetchWarmed ? undefined : ProviderWarmer.loopbackFetch();
       this.fetchWarmed = true;
       try {
-        const [ran] = await Promise.all([GATED_APIS.has(model.api) ? ProviderWarmer.answeredCall(piAi, model) : ProviderWarmer.stoppedCall(piAi, model), fetchWarm]);
+        const streamSimple = await stream;
+        const [ran] = await Promise.all([GATED_APIS.has(model.api) ? ProviderWarmer.answeredCall(streamSimple, model) : ProviderWarmer.stoppedCall(streamSimple, model), fetchWarm]);
         return ran;
       } catch {
         return false; // a provider that fails before its payload is built warms nothing more; the real call reports
@@ -76,20 +77,20 @@ export class ProviderWarmer {
     }
   }
 
-  private static async answeredCall(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
+  private static async answeredCall(streamSimple: SimpleStream, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
     const before = warmUpsAnsweredCount();
     const registration = registerReadGate(new ReadGate());
     try {
       const headers = { [READ_GATE_HEADER]: registration.header, [WARM_UP_HEADER]: "1" };
-      await piAi.streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, headers }).result();
+      await streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, headers }).result();
     } finally {
       registration.release();
     }
     return warmUpsAnsweredCount() > before;
   }
 
-  private static async stoppedCall(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
-    const ended = await piAi.streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, onPayload: () => Promise.reject(STOP_BEFORE_SENDING) }).result();
+  private static async stoppedCall(streamSimple: SimpleStream, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
+    const ended = await streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, onPayload: () => Promise.reject(STOP_BEFORE_SENDING) }).result();
     return ended.errorMessage === STOP_BEFORE_SENDING.message;
   }
 }

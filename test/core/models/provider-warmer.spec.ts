@@ -31,8 +31,8 @@ describe("ProviderWarmer", () => {
     const registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi });
     const model = await registry.resolve("local", "m1");
     const warmer = new ProviderWarmer();
-    expect(await warmer.warm(await piAi.load(), model.model)).toBe(true); // the SDK built its payload
-    expect(await warmer.warm(await piAi.load(), model.model)).toBe(false); // once per API
+    expect(await warmer.warm(model.model, piAi.simpleStream(api))).toBe(true); // the SDK built its payload
+    expect(await warmer.warm(model.model, piAi.simpleStream(api))).toBe(false); // once per API
     expect(server.requests).toEqual([]);
     if (api !== "openai-completions") return; // the local server speaks chat completions only
     server.enqueue({ type: "text", chunks: ["hi"] });
