@@ -10,17 +10,6 @@ import { type ExportCommand, parseExportCommand } from "../core/cli/export-comma
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
 
-// Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
-// under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
-// measurable cost in throughput (npm run bench). Not for a person at a terminal (no --mode, no -p):
-// there a streamed answer's CPU time is what counts, and the smaller young generation costs it GC
-// time (npm run bench, the tui rows).
-const interactive = !process.argv.slice(2).some((arg) => arg === "--mode" || arg.startsWith("--mode=") || arg === "-p" || arg === "--print" || arg === "prompt" || arg === "schema");
-// Nor for an editor's ACP agent: it answers one person's prompts, not request floods, and the
-// smaller young generation made its start to the first reply ~10% more CPU in GC (docs/performance.md, ACP).
-const acp = process.argv.slice(2).some((arg, i, args) => arg === "--mode=acp" || (arg === "--mode" && args[i + 1] === "acp"));
-if (!interactive && !acp) setFlagsFromString("--optimize-for-size");
-
 // The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
 // and stderr, the flushed exit (docs/architecture.md, The process shell).
 const shell = ProcessShell.install(protocolSink());
@@ -42,6 +31,15 @@ try {
   await shell.flush();
   process.exit(2);
 }
+
+// Zi promises bounded memory under load: V8's default young generation grows to 16 MiB semi-spaces
+// under a request flood (measured: +35 MiB RSS), against about +20 MiB with this flag, at no
+// measurable cost in throughput (npm run bench). Not for a person at a terminal, where a streamed
+// answer's CPU time is what counts and the smaller young generation costs it GC time (the tui rows),
+// nor for an editor's ACP agent, which answers one person's prompts, not floods (~10% more CPU in GC
+// to its first reply; docs/performance.md, ACP). The parsed mode decides: the parser is the one reader of argv.
+const PERSON_FACING = new Set(["interactive", "acp"]);
+if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) setFlagsFromString("--optimize-for-size");
 
 // Frames leave through the credential scrub; the module feeds the redactor before `ready`.
 const output = shell.output;
