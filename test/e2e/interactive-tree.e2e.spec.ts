@@ -34,7 +34,7 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
     await zi.waitFor("Fork before which prompt?");
     await zi.waitFor(highlighted("two"));
     zi.keys("Enter");
-    const forked = await zi.waitFor("forked into a new session");
+    const forked = await zi.waitForSettled("forked into a new session");
     expect(forked).toContain("Echo: one");
     expect(forked).not.toContain("Echo: two");
     expect(journals(zi.home)).toHaveLength(2);
@@ -77,8 +77,9 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
     expect(readFileSync(join(zi.cwd, "a.txt"), "utf8")).toBe("edited by hand\n");
     await zi.waitFor(highlighted("restore them anyway"));
     zi.keys("Enter");
-    const rewound = await zi.waitFor("rewound: the model now sees");
+    const rewound = await zi.waitForSettled("rewound: the model now sees");
     expect(rewound).toMatch(/restored .*a\.txt/);
+    expect(rewound).not.toContain("restore them anyway");
     expect(rewound).not.toContain("wrote it");
     expect(rewound).toContain("first answer");
     expect(readFileSync(join(zi.cwd, "a.txt"), "utf8")).toBe("original\n");

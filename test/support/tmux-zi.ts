@@ -82,6 +82,22 @@ export class TmuxZi {
     }
   }
 
+  /**
+   * As waitFor, but only on a whole frame: tmux 3.3 ignores synchronized output (mode 2026), so a
+   * capture can fall between the chunks of one redraw, its top rows new and its bottom rows old. A
+   * screen that meets `expected` and is unchanged one poll later is a finished frame; use this before
+   * asserting that something is gone.
+   */
+  async waitForSettled(expected: string | RegExp | ((screen: string) => boolean), deadlineMs = DEADLINE_MS): Promise<string> {
+    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
+    let previous: string | undefined;
+    return this.waitFor((screen) => {
+      const settled = screen === previous && test(screen);
+      previous = screen;
+      return settled;
+    }, deadlineMs);
+  }
+
   /** zi's exit status, once it has exited. */
   async exitStatus(deadlineMs = DEADLINE_MS): Promise<number> {
     const deadline = Date.now() + deadlineMs;
