@@ -1,7 +1,8 @@
 // Drives `zi --mode acp` as the acp bench does (bench/lib/acp-first-reply.measure.mjs), and prints when
 // each step answered (ms from spawn), the child's CPU time at the first chunk (all threads, and its
 // main thread alone), the main thread's CPU time from session/new answered to the first chunk, and
-// the later sessions. For A/B runs of two builds and for profiling (docs/performance.md, ACP):
+// the later sessions; and the main thread's CPU time to `initialize` answered and from there to
+// `session/new` answered, and in each later session from `session/new` sent to its first chunk. For A/B runs of two builds and for profiling (docs/performance.md, ACP):
 //   node bench/acp-probe.mjs [--node PATH] [--zi dist/bin/zi.js] [--runs N] [--later N] [-- node args]
 // With PROBE_MONO=1 it also prints the steps on the monotonic clock that --cpu-prof profiles use.
 import { spawn } from "node:child_process";
@@ -43,6 +44,7 @@ for (let r = 0; r < runs; r++) {
   const agent = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout))).agent;
   await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
   const tInit = performance.now();
+  const mInit = mainCpu(child.pid);
   const s = await agent.request("session/new", { cwd: project, mcpServers: [] });
   const tNew = performance.now();
   const mNew = mainCpu(child.pid);
@@ -50,11 +52,14 @@ for (let r = 0; r < runs; r++) {
   const [tChunk, cChunk, mChunk] = first.get(s.sessionId);
   await sleep(300);
   const laters = [];
+  const laterCpu = [];
   for (let i = 0; i < later; i++) {
     const a = performance.now();
+    const m = mainCpu(child.pid);
     const { sessionId } = await agent.request("session/new", { cwd: project, mcpServers: [] });
     await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
     laters.push(first.get(sessionId)[0] - a);
+    laterCpu.push(first.get(sessionId)[2] - m);
   }
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.stdin.end();
@@ -62,7 +67,7 @@ for (let r = 0; r < runs; r++) {
   const f = (x) => x.toFixed(1);
   const mono = (x) => (Number(process.hrtime.bigint() / 1000n) - (performance.now() - x) * 1000).toFixed(0);
   if (process.env.PROBE_MONO) console.log(`mono spawn ${mono(t0)} init ${mono(tInit)} new ${mono(tNew)} chunk ${mono(tChunk)}`);
-  console.log(`init ${f(tInit - t0)} new ${f(tNew - t0)} chunk ${f(tChunk - t0)} firstPrompt ${f(tChunk - tNew)} cpuAtChunk ${f(cChunk)} mainCpuAtChunk ${f(mChunk)} mainCpuFirstPrompt ${f(mChunk - mNew)} later ${laters.map(f).join(",")}`);
+  console.log(`init ${f(tInit - t0)} new ${f(tNew - t0)} chunk ${f(tChunk - t0)} firstPrompt ${f(tChunk - tNew)} cpuAtChunk ${f(cChunk)} mainCpuAtChunk ${f(mChunk)} mainCpuFirstPrompt ${f(mChunk - mNew)} mainCpuInit ${f(mInit)} mainCpuNew ${f(mNew - mInit)} later ${laters.map(f).join(",")} laterMainCpu ${laterCpu.map(f).join(",")}`);
 }
 await server.stop();
 rmSync(root, { recursive: true, force: true });

@@ -6,7 +6,9 @@
 // process (session/new → first chunk); and the same three against Codex's ACP agent on the same
 // server, installed on first use into ~/.cache/zi-bench/codex-acp (skipped, with the reason, when it
 // cannot be had). The agents' CPU time (user+sys, /proc) up to their first chunk is a row too: on a
-// loaded machine it moves much less than the wall-clock times.
+// loaded machine it moves much less than the wall-clock times. The floor is a row too: this Node's
+// own start, a bare `node -e` spawned to its first byte on stdout, against Codex's whole spawn to its
+// first chunk; where that ratio is near 1 or above, no JavaScript agent run by this Node can be ≤ 1x.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -95,6 +97,20 @@ async function zedLikeRun({ command, args, env }, project) {
   }
 }
 
+/** This Node with nothing to load: spawn to the first byte it writes (the floor of any agent it runs). */
+async function bareNodeFirstOutput() {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, ["-e", 'process.stdout.write("x")'], { stdio: ["ignore", "pipe", "ignore"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await new Promise((resolve, reject) => {
+    child.stdout.once("data", resolve);
+    child.once("error", reject);
+  });
+  const ms = performance.now() - spawnedAt;
+  await exited;
+  return ms;
+}
+
 async function echoFirstAnswer(children) {
   const echo = children.spawnEcho("echo (acp baseline)", 64);
   const started = echo.spawnedAt;
@@ -119,15 +135,17 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   const codex = await codexAcp();
   const codexDir = codex.binary ? codexHome(children.root, server.baseUrl) : undefined;
   const codexCommand = codexDir ? { command: codex.binary, args: [], env: { HOME: codexDir, CODEX_HOME: codexDir } } : undefined;
-  const samples = { spawn: [], echo: [], first: [], later: [], cpu: [], codexSpawn: [], codexFirst: [], codexLater: [], codexCpu: [] };
+  const samples = { spawn: [], echo: [], bare: [], first: [], later: [], cpu: [], codexSpawn: [], codexFirst: [], codexLater: [], codexCpu: [] };
   try {
     for (let round = 0; round <= reps; round++) {
       const ziRun = await zedLikeRun(zi, project);
       const codexRun = codexCommand ? await zedLikeRun(codexCommand, project) : undefined;
       const echo = await echoFirstAnswer(children);
+      const bare = await bareNodeFirstOutput();
       if (round === 0) continue; // warms the disk cache
       samples.spawn.push(ziRun.spawnToChunk);
       samples.echo.push(echo);
+      samples.bare.push(bare);
       samples.first.push(ziRun.firstPrompt);
       samples.later.push(ziRun.later);
       samples.cpu.push(ziRun.cpu);
@@ -144,9 +162,11 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   const row = (name, zi, baseline, target) =>
     report.ratio({ name, unit: "ms", zi: median(zi), baseline: median(baseline), better: "lower", target, samples: { zi, baseline } });
   row("acp: spawn to first agent_message_chunk (local server) vs the echo child's first answer", samples.spawn, samples.echo, null);
+  row("acp: spawn to first agent_message_chunk vs a bare `node -e` spawn to its first output (the floor)", samples.spawn, samples.bare, null);
   row("acp: first prompt (session/new answered to first chunk) vs a later session's (session/new to first chunk)", samples.first, samples.later, 1.5);
   if (!codexCommand) return report.skip("acp: vs Codex's ACP agent", codex.reason);
   row(`acp: spawn to first agent_message_chunk, Zi vs ${CODEX_ACP}`, samples.spawn, samples.codexSpawn, 1);
+  row(`acp: the floor, a bare \`node -e\` (node ${process.version}) spawn to its first output, vs ${CODEX_ACP}'s spawn to first chunk`, samples.bare, samples.codexSpawn, null);
   row(`acp: first prompt to first chunk, Zi vs ${CODEX_ACP}`, samples.first, samples.codexFirst, null);
   row(`acp: a later session, session/new to first chunk, Zi vs ${CODEX_ACP}`, samples.later, samples.codexLater, null);
   cpuRow(report, `acp: CPU time (user+sys) from spawn to the first chunk, Zi vs ${CODEX_ACP}`, { zi: samples.cpu.filter((ms) => ms !== undefined), baseline: samples.codexCpu.filter((ms) => ms !== undefined) });

@@ -1,6 +1,7 @@
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ZiMethodClient } from "../boot/in-process-methods.js";
+import type { ModelPort } from "../ports/model.port.js";
 import { THINKING_LEVELS, type CatalogModel, type ThinkingLevel } from "../wire/session-types.js";
 
 export const MODEL_OPTION = "model";
@@ -13,14 +14,23 @@ const modelValue = (model: { provider: string; id: string }): string => `${model
 /**
  * ACP v1 offers model choice through session config options. Zi exposes two: `model` (the models
  * whose credentials are configured, grouped by provider) and `thought_level` (the levels the selected
- * model supports; only for a reasoning model). Reading them is `session.get_state` and `model.list`;
- * setting one is `model.select` / `thinking.select`, through the session's method client.
+ * model supports; only for a reasoning model). Reading them is `session.get_state` and the list
+ * `model.list` answers; setting one is `model.select` / `thinking.select`, through the session's
+ * method client.
  */
 export class AcpConfigOptions {
-  constructor(private readonly methods: ZiMethodClient) {}
+  /**
+   * `models`: the session's model port, the list `model.list` answers before the method client's JSON
+   * copy of it. That copy (the whole catalogue, ~970 models and ~180 KB, for the few configured ones
+   * read here) was ~1-2 ms of every session/new (docs/performance.md, ACP, Session 33).
+   */
+  constructor(
+    private readonly methods: ZiMethodClient,
+    private readonly models: Pick<ModelPort, "list">,
+  ) {}
 
   async list(): Promise<acp.SessionConfigOption[]> {
-    const [state, { models }] = await Promise.all([this.methods.call("session.get_state"), this.methods.call("model.list")]);
+    const [state, models] = await Promise.all([this.methods.call("session.get_state"), this.models.list()]);
     const catalog = models.filter((model) => model.configured);
     const current = state.model.type === "selected" ? modelValue(state.model) : NO_MODEL;
     const options: acp.SessionConfigOption[] = [

@@ -78,7 +78,7 @@ export class AcpSession {
         log(`zi: session ${id}: the ACP mode was not journaled: ${(error as Error).message}`);
       }
     };
-    this.config = new AcpConfigOptions(methods);
+    this.config = new AcpConfigOptions(methods, module.models);
     this.titled = module.session.getState().messageCount > 0;
     this.unsubscribe = methods.subscribe((event) => this.onEvent(event));
     // Plugins and extensions load while the editor shows the session; prompts and commands wait for them.

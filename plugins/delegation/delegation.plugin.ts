@@ -3,12 +3,6 @@ import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
 
 // Imported in the deferred startup, like the coding tools: nothing before a run needs them.
 const loadModules = () => Promise.all([import("./delegate.tool.js"), import("./profile-discovery.js"), import("./profile-dirs.js")]);
-// Preloaded with the built-in profiles parsed (once per process, constants): their YAML parser's
-// first run was ~10 ms of an ACP session's first prompt.
-const preload = async () => {
-  (await import("./builtin-profiles.js")).builtinProfiles();
-  return loadModules();
-};
 
 /**
  * Delegation: the `delegate` tool over profile-driven child sessions (docs/delegation.md). Replaceable
@@ -17,7 +11,7 @@ const preload = async () => {
 export function createDelegationPlugin(): ZiPlugin {
   return {
     name: "delegation",
-    preload,
+    preload: loadModules,
     async extension(zi, services) {
       // Extension hosts without services (unit tests of other plugins) get no delegation.
       if (!services) return;

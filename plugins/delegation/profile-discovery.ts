@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { decodeText, FILE_LIMITS, readBoundedFile } from "../../core/config/bounded-file-reader.js";
 import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
 import { builtinProfiles } from "./builtin-profiles.js";
-import { parseProfile } from "./profile-parser.js";
 
 /** A directory of profile files, and where it came from. */
 export interface ProfileDir {
@@ -29,6 +28,9 @@ export async function discoverProfiles(dirs: readonly ProfileDir[], report: Prof
     } catch {
       continue; // no such directory: no profiles there
     }
+    if (names.length === 0) continue;
+    // Imported only for a profile file: the parser's YAML library is a first reply's time where none exists.
+    const { parseProfile } = await import("./profile-parser.js");
     const seen = new Map<string, string>();
     for (const name of names) {
       const file = join(dir, name);
