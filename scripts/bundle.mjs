@@ -90,7 +90,10 @@ const closure = (roots) => {
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
 const MODELS_ENTRY = "node_modules/@mariozechner/pi-ai/dist/index.js";
-const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [outputs[path].entryPoint, path]));
+// An entry point in node_modules is named from wherever node_modules really is (a worktree whose
+// node_modules links to another checkout's gives `../../main/node_modules/...`): named from node_modules.
+const entryName = (entryPoint) => entryPoint.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, "node_modules/");
+const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [entryName(outputs[path].entryPoint), path]));
 const dynamicEntry = (entryPoint) => {
   const path = dynamicEntries.get(entryPoint);
   if (!path) throw new Error(`bundle: ${entryPoint} is no longer a dynamic import; update scripts/bundle.mjs`);
