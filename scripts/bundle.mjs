@@ -27,6 +27,19 @@ const ENTRY = "dist/bin/zi-cli.js";
 // is one more lazily loaded chunk, read only when such a provider is resolved.
 const EXTERNAL = ["jiti", "@anthropic-ai/sdk", "@google/genai", "@mistralai/mistralai", "@aws-sdk/*", "@smithy/*", "proxy-agent", "undici"];
 
+const REQUIRE_BANNER = 'import { createRequire as __ziCreateRequire } from "node:module"; const require = __ziCreateRequire(import.meta.url);';
+// esbuild writes the banner into every output file, and rollup keeps one createRequire call per file it
+// merges: ~40 calls before a first response, each building a CommonJS module object (~1.5 ms of CPU
+// in all, docs/performance.md), for a `require` that only the files with esbuild's `__require` shim
+// (CommonJS packages calling require() for a built-in) use. A file that names `require` anywhere else
+// (a string included) keeps it.
+const usesRequire = (code) => /(?<![\w$.])require(?![\w$])/.test(code);
+const withoutUnusedRequire = (text) => {
+  if (!text.startsWith(REQUIRE_BANNER)) throw new Error("bundle: an esbuild output file does not start with the require banner");
+  const code = text.slice(REQUIRE_BANNER.length);
+  return usesRequire(code) ? text : code;
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: [ENTRY],
@@ -48,8 +61,9 @@ const result = await build({
   // No keepNames: it wraps every named closure in a defineProperty call at run time, on the request
   // path too (measured: ~5% of a get_state round trip). Names survive anyway, identifiers are not
   // minified; only a class whose name another bundled module also uses gets a numeric suffix.
-  // CommonJS dependencies (class-validator, tsyringe...) call require() for Node's built-ins.
-  banner: { js: 'import { createRequire as __ziCreateRequire } from "node:module"; const require = __ziCreateRequire(import.meta.url);' },
+  // CommonJS dependencies (class-validator, tsyringe...) call require() for Node's built-ins. Kept only
+  // in the files that use it (see `load` below).
+  banner: { js: REQUIRE_BANNER },
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
@@ -123,7 +137,7 @@ const rolled = await rollup({
         if (!files.has(path)) throw new Error(`bundle: ${importer} imports ${source}, which esbuild did not write`);
         return path;
       },
-      load: (id) => files.get(id),
+      load: (id) => withoutUnusedRequire(files.get(id)),
     },
   ],
   onwarn(warning) {
