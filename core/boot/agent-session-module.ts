@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -11,6 +10,7 @@ import { SandboxControl } from "../sandbox/sandbox-control.js";
 import { SANDBOX_KEY, sandboxSettings } from "../sandbox/sandbox-settings.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
+import { randomUuid } from "../journal/random-uuid.js";
 import { SessionCatalog } from "../journal/session-catalog.js";
 import { CheckpointStore } from "../journal/checkpoint-store.js";
 import { FileCheckpoints } from "../session/file-checkpoints.js";
@@ -171,7 +171,7 @@ export class AgentSessionModule implements SessionModule {
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
-    const sessionId = randomUUID();
+    const sessionId = randomUuid();
     if (options.noSession) return SessionJournal.inMemory(sessionId, cwd, { redact });
     if (options.sessionFile === undefined) return SessionJournal.create(options.sessionDir ?? paths.sessionsDir, sessionId, cwd, { redact });
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);
