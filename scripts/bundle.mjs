@@ -46,10 +46,11 @@ const usesRequire = (code) => /(?<![\w$.])require(?![\w$])/.test(code);
 // ES module facades (core/kernel/stdout-guard.ts), and a module that took its functions out before the
 // patch would keep the unpatched ones. A named import the built-in does not have fails the build, as
 // it would fail to link.
-// node:crypto's functions are looked up on their first call instead: it is ~20 of Node's modules
-// (~3-6 ms of CPU on Node 26), and nothing a first response runs calls them (core/journal/random-uuid.ts).
+// node:crypto's and node:os's functions are looked up on their first call instead: crypto is ~20 of
+// Node's modules (~3-6 ms of CPU on Node 26), and nothing a first response runs calls either
+// (core/journal/random-uuid.ts; os only where HOME is unset).
 const ESM_BUILTINS = new Set(["node:child_process"]);
-const LAZY_BUILTINS = new Set(["node:crypto"]);
+const LAZY_BUILTINS = new Set(["node:crypto", "node:os"]);
 function builtinBinding(node) {
   const specifier = node.source.value;
   if (!specifier.startsWith("node:") || ESM_BUILTINS.has(specifier) || node.specifiers.length === 0) return undefined;
