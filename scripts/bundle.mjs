@@ -14,10 +14,12 @@ import { build } from "esbuild";
 import { rollup } from "rollup";
 import { rmSync } from "node:fs";
 import { basename } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const nodeRequire = createRequire(import.meta.url);
 const ENTRY = "dist/bin/zi-cli.js";
 
 // Left to node_modules: the provider SDKs pi-ai loads only when a real provider streams, and jiti,
@@ -26,6 +28,59 @@ const ENTRY = "dist/bin/zi-cli.js";
 // 115 modules loaded one by one were most of a first prompt's wait (docs/performance.md); bundled, it
 // is one more lazily loaded chunk, read only when such a provider is resolved.
 const EXTERNAL = ["jiti", "@anthropic-ai/sdk", "@google/genai", "@mistralai/mistralai", "@aws-sdk/*", "@smithy/*", "proxy-agent", "undici"];
+
+// CommonJS packages that esbuild bundles call require() for Node's built-ins (through its `__require`
+// shim); a file that names `require` gets one, made at its top. Not every file: with esbuild's banner
+// in all of them, rollup kept ~40 createRequire calls before a first response, each building a
+// CommonJS module object, and none used. A file that names `require` elsewhere (a string) gets one too.
+const REQUIRE_PRELUDE = 'const require=process.getBuiltinModule("node:module").createRequire(import.meta.url);';
+const usesRequire = (code) => /(?<![\w$.])require(?![\w$])/.test(code);
+
+// Node's built-ins are read with process.getBuiltinModule, not imported: an ES module import of a
+// built-in makes Node build a module facade of all its exports (and keep it in sync), ~2 ms of CPU
+// for node:util and ~1-4 ms for node:crypto on Node 26 before a first response (docs/performance.md),
+// where the CommonJS exports object is all the code uses. esbuild leaves each module's imports of
+// externals where the module begins; each `import{a as b}from"node:x"` becomes
+// `const{a:b}=process.getBuiltinModule("node:x")` there, before the module's own code, as the modules
+// it imports come before it. Not child_process: the stdout guard patches its exports and re-syncs the
+// ES module facades (core/kernel/stdout-guard.ts), and a module that took its functions out before the
+// patch would keep the unpatched ones. A named import the built-in does not have fails the build, as
+// it would fail to link.
+// node:crypto's and node:os's functions are looked up on their first call instead: crypto is ~20 of
+// Node's modules (~3-6 ms of CPU on Node 26), and nothing a first response runs calls either
+// (core/journal/random-uuid.ts; os only where HOME is unset).
+const ESM_BUILTINS = new Set(["node:child_process"]);
+const LAZY_BUILTINS = new Set(["node:crypto", "node:os"]);
+function builtinBinding(node) {
+  const specifier = node.source.value;
+  if (!specifier.startsWith("node:") || ESM_BUILTINS.has(specifier) || node.specifiers.length === 0) return undefined;
+  const exports = nodeRequire(specifier);
+  const fields = [];
+  const bindings = [];
+  for (const part of node.specifiers) {
+    if (part.type === "ImportNamespaceSpecifier") return undefined;
+    const name = part.type === "ImportDefaultSpecifier" ? "default" : part.imported.name;
+    if (name === "default") bindings.push(`${part.local.name}=process.getBuiltinModule("${specifier}")`);
+    else if (!(name in exports)) throw new Error(`bundle: ${specifier} has no export ${name}`);
+    else if (LAZY_BUILTINS.has(specifier)) {
+      if (typeof exports[name] !== "function") throw new Error(`bundle: ${specifier}'s ${name} is no function, so it cannot be looked up on its first call`);
+      bindings.push(`${part.local.name}=(...args)=>process.getBuiltinModule("${specifier}").${name}(...args)`);
+    } else fields.push(name === part.local.name ? name : `${name}:${part.local.name}`);
+  }
+  if (fields.length > 0) bindings.push(`{${fields.join(",")}}=process.getBuiltinModule("${specifier}")`);
+  return `const ${bindings.join(",")};`;
+}
+function builtinsByGetter(code, ast) {
+  let out = "";
+  let at = 0;
+  for (const node of ast.body) {
+    const binding = node.type === "ImportDeclaration" ? builtinBinding(node) : undefined;
+    if (binding === undefined) continue;
+    out += code.slice(at, node.start) + binding;
+    at = node.end;
+  }
+  return out + code.slice(at);
+}
 
 const result = await build({
   absWorkingDir: root,
@@ -48,8 +103,6 @@ const result = await build({
   // No keepNames: it wraps every named closure in a defineProperty call at run time, on the request
   // path too (measured: ~5% of a get_state round trip). Names survive anyway, identifiers are not
   // minified; only a class whose name another bundled module also uses gets a numeric suffix.
-  // CommonJS dependencies (class-validator, tsyringe...) call require() for Node's built-ins.
-  banner: { js: 'import { createRequire as __ziCreateRequire } from "node:module"; const require = __ziCreateRequire(import.meta.url);' },
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
@@ -90,7 +143,10 @@ const closure = (roots) => {
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
 const MODELS_ENTRY = "node_modules/@mariozechner/pi-ai/dist/index.js";
-const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [outputs[path].entryPoint, path]));
+// An entry point in node_modules is named from wherever node_modules really is (a worktree whose
+// node_modules links to another checkout's gives `../../main/node_modules/...`): named from node_modules.
+const entryName = (entryPoint) => entryPoint.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, "node_modules/");
+const dynamicEntries = new Map(Object.keys(outputs).flatMap(dynamicImports).map((path) => [entryName(outputs[path].entryPoint), path]));
 const dynamicEntry = (entryPoint) => {
   const path = dynamicEntries.get(entryPoint);
   if (!path) throw new Error(`bundle: ${entryPoint} is no longer a dynamic import; update scripts/bundle.mjs`);
@@ -120,7 +176,11 @@ const rolled = await rollup({
         if (!files.has(path)) throw new Error(`bundle: ${importer} imports ${source}, which esbuild did not write`);
         return path;
       },
-      load: (id) => files.get(id),
+      load(id) {
+        const text = files.get(id);
+        const code = builtinsByGetter(text, this.parse(text));
+        return usesRequire(code) ? REQUIRE_PRELUDE + code : code;
+      },
     },
   ],
   onwarn(warning) {

@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ZiOptions } from "../cli/cli-options.js";
 import { isProjectTrusted, TRUSTED_PROJECTS_KEY, untrustedHint } from "../config/project-trust.js";
@@ -11,6 +9,7 @@ import { SandboxControl } from "../sandbox/sandbox-control.js";
 import { SANDBOX_KEY, sandboxSettings } from "../sandbox/sandbox-settings.js";
 import { ZiPaths } from "../config/zi-paths.js";
 import { SessionJournal } from "../journal/session-journal.js";
+import { randomUuid } from "../journal/random-uuid.js";
 import { SessionCatalog } from "../journal/session-catalog.js";
 import { CheckpointStore } from "../journal/checkpoint-store.js";
 import { FileCheckpoints } from "../session/file-checkpoints.js";
@@ -74,7 +73,13 @@ export class AgentSessionModule implements SessionModule {
   ): Promise<AgentSessionModule> {
     const paths = new ZiPaths({ env, cwd });
     // Private from the start, --no-session included: logs, caches and sessions created in it later inherit nothing wider.
-    await mkdir(paths.ziHome, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    // Synchronous: a mkdir cannot block on what it finds (the reads below can, on a FIFO), and awaited on
+    // the thread pool it was a round trip of its own, the pool's first (its threads started), ahead of `ready`.
+    try {
+      mkdirSync(paths.ziHome, { recursive: true, mode: 0o700 });
+    } catch {
+      // not creatable here: whatever needs it reports its own failure
+    }
     const settings = new SettingsStore(paths);
     const registry = new ModelRegistry({ paths, env, fauxScriptFile: options.fauxScript, ...(redactor ? { redactor } : {}) });
     // Both read without blocking, so that a FIFO or a device in ZI_HOME cannot hold `ready` back.
@@ -171,7 +176,7 @@ export class AgentSessionModule implements SessionModule {
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
-    const sessionId = randomUUID();
+    const sessionId = randomUuid();
     if (options.noSession) return SessionJournal.inMemory(sessionId, cwd, { redact });
     if (options.sessionFile === undefined) return SessionJournal.create(options.sessionDir ?? paths.sessionsDir, sessionId, cwd, { redact });
     if (!existsSync(options.sessionFile)) throw new Error(`session file ${options.sessionFile} does not exist`);

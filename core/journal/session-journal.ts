@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type * as PiAi from "@mariozechner/pi-ai";
@@ -12,6 +11,7 @@ import { type LoadedJournal, loadJournal } from "./journal-loader.js";
 import type { JournalEntry, JournalEntryInput } from "./journal-types.js";
 import type { Stats } from "node:fs";
 import type { JournalModel, OutcomeEntry, SessionHeaderEntry, SessionJournalOptions } from "./journal-view-types.js";
+import { randomUuid } from "./random-uuid.js";
 
 /** Session ids become file names: nothing that could leave the directory or need quoting. */
 const SAFE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -79,7 +79,7 @@ export class SessionJournal {
     const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}_${sessionId}.jsonl`);
     const temporary = `${file}.tmp`;
     const redact = options.redact ?? ((line: string) => line);
-    const header = { type: "session", id: randomUUID().slice(0, 8), parentId: null, timestamp: new Date().toISOString(), version: 1, sessionId, cwd, ...(forkedFrom === null ? {} : { forkedFrom }) };
+    const header = { type: "session", id: randomUuid().slice(0, 8), parentId: null, timestamp: new Date().toISOString(), version: 1, sessionId, cwd, ...(forkedFrom === null ? {} : { forkedFrom }) };
     let parentId = header.id;
     const lines = [JSON.stringify(header)];
     for (const entry of entries) {
@@ -300,7 +300,7 @@ export class SessionJournal {
       throw new Error("the session header is the journal's first entry and only that");
     }
     let id: string;
-    do id = randomUUID().slice(0, 8);
+    do id = randomUuid().slice(0, 8);
     while (this.index.has(id));
     // Only a branch entry names its parent (the entry it moves the leaf to); every other one extends the leaf.
     if ((input.type === "branch") !== (branchFrom !== undefined)) throw new Error("a branch entry, and only one, names its parent");

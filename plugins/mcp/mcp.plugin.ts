@@ -1,6 +1,9 @@
 import type { ZiPlugin } from "../../core/extensions/zi-plugin.js";
 import { mcpFamily } from "./mcp.family.js";
-import { McpServerManager } from "./mcp-server-manager.js";
+import { McpGateway } from "./mcp-gateway.js";
+
+// Imported in the deferred startup: the family's handlers need only the gateway.
+const loadManager = () => import("./mcp-server-manager.js");
 
 /**
  * MCP servers as ordinary tools (docs/mcp.md): the extension half reads `mcp.json` and starts the
@@ -8,10 +11,16 @@ import { McpServerManager } from "./mcp-server-manager.js";
  * each test) gets its own servers.
  */
 export function createMcpPlugin(environment: NodeJS.ProcessEnv = process.env) {
-  const servers = new McpServerManager(environment);
+  const gateway = new McpGateway();
   return {
     name: "mcp",
-    extension: (zi, services) => servers.attach(zi, services),
-    families: [mcpFamily(servers)],
+    preload: loadManager,
+    async extension(zi, services) {
+      const { McpServerManager } = await loadManager();
+      const servers = new McpServerManager(environment);
+      gateway.attach(servers);
+      await servers.attach(zi, services);
+    },
+    families: [mcpFamily(gateway)],
   } satisfies ZiPlugin;
 }

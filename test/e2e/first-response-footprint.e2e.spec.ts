@@ -1,0 +1,41 @@
+import { describe, expect, it } from "@jest/globals";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+// What the built `zi` loads before a first response in RPC mode (docs/performance.md, Start-up at the
+// floor): the entry, the chunks it imports statically, and the polyfill and session chunks the
+// families come from. Read from dist/ as `npm run build` leaves it.
+const BIN = "dist/bin";
+const GROUP = /^(polyfill|session)-[\w-]{8}\.js$/;
+
+function firstResponseFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  const visit = (path: string) => {
+    if (files.has(path)) return;
+    const code = readFileSync(join(BIN, path), "utf8");
+    files.set(path, code);
+    for (const [, target] of code.matchAll(/^import[^;]*?from '\.\/([^']+)';/gm)) visit(path.startsWith("chunks/") ? `chunks/${target}` : target!);
+  };
+  visit("zi-cli.js");
+  for (const name of readdirSync(join(BIN, "chunks")).filter((name) => GROUP.test(name))) visit(`chunks/${name}`);
+  return files;
+}
+
+describe("the first response's code, as built", () => {
+  const files = firstResponseFiles();
+
+  it("is the entry and the core, polyfill and session chunks", () => {
+    expect([...files.keys()].map((path) => path.replace(/-[\w-]{8}\.js$/, "")).sort()).toEqual(["chunks/core", "chunks/polyfill", "chunks/session", "zi-cli.js"]);
+  });
+
+  it("imports none of Node's built-ins as an ES module but child_process, whose exports the stdout guard patches", () => {
+    const imported = [...files.values()].flatMap((code) => [...code.matchAll(/^import[^;]*from '(node:[^']+)';/gm)].map((match) => match[1]));
+    expect(new Set(imported)).toEqual(new Set(["node:child_process"]));
+  });
+
+  it("reads node:crypto and node:os only on a first call, and never imports the MCP server manager", () => {
+    const eager = [...files].flatMap(([path, code]) => [...code.matchAll(/=process\.getBuiltinModule\("node:(?:crypto|os)"\)|from '\.\/(?:chunks\/)?mcp-server-manager-[^']*'/g)].map((match) => `${path}: ${match[0]}`));
+    expect(eager).toEqual([]);
+    expect([...files.values()].join("")).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
+  });
+});
