@@ -17,6 +17,7 @@ import { basename } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
+import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const nodeRequire = createRequire(import.meta.url);
@@ -107,7 +108,8 @@ const result = await build({
   logLevel: "warning",
   metafile: true,
   // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
-  plugins: [lazyZodSchemasPlugin],
+  // The openai SDK's SSE reader cuts events without copying its buffer once per event (scripts/linear-sse-chunks.mjs).
+  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin],
 });
 
 const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
