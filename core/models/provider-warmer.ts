@@ -49,7 +49,8 @@ export class ProviderWarmer {
    * warm-up call and a loopback fetch beside every session's first prompt.
    */
   static readonly process = new ProviderWarmer();
-  private readonly warmed = new Map<string, { warming: Promise<boolean>; superseded: AbortController }>();
+  /** Per API: its warm-up, and while it runs, what drops the rest of it. */
+  private readonly warmed = new Map<string, { warming: Promise<boolean>; superseded?: AbortController }>();
   private fetchWarmed = false;
 
   /**
@@ -75,9 +76,14 @@ export class ProviderWarmer {
         return false; // a provider that fails before its payload is built warms nothing more; the real call reports
       }
     });
-    this.warmed.set(model.api, { warming, superseded });
+    const entry: { warming: Promise<boolean>; superseded?: AbortController } = { warming, superseded };
+    this.warmed.set(model.api, entry);
     ProviderWarmer.running.add(warming);
-    void warming.finally(() => ProviderWarmer.running.delete(warming));
+    void warming.finally(() => {
+      ProviderWarmer.running.delete(warming);
+      // An abort now would only run the listeners the call left on its signal, in the real call's time.
+      entry.superseded = undefined;
+    });
     return warming;
   }
 
@@ -86,7 +92,7 @@ export class ProviderWarmer {
    * the main thread (the call runs the path itself now), so what is left of it is dropped.
    */
   supersede(api: string): void {
-    this.warmed.get(api)?.superseded.abort();
+    this.warmed.get(api)?.superseded?.abort();
   }
 
   /** The warm-up of `api` (as `warm` first returned it), if one was started. */
@@ -120,6 +126,9 @@ export class ProviderWarmer {
 
   /** The whole call against a WarmUpServer; true once its reply was read to the end. */
   private static async localCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>, signal: AbortSignal): Promise<boolean> {
+    // Node loads fetch's implementation (undici, ~15 ms of CPU on Node 20) on first use: here, while
+    // the provider's modules are not yet loading, rather than once the SDK fetches.
+    new Headers();
     // Loaded here, not with the registry: node:http is not part of start-up.
     const { WarmUpServer } = await import("./warm-up-server.js");
     if (signal.aborted) return false;
