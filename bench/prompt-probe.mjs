@@ -3,8 +3,10 @@
 // per run, each prompt's time from writing `session.prompt` to the first `message_update` and the main
 // thread's CPU time in that window (ns in /proc/<pid>/task/<pid>/schedstat: it does not grow with the
 // machine's load). For A/B runs of two builds and for profiling (docs/performance.md):
-//   node bench/prompt-probe.mjs [--node PATH] [--zi dist/bin/zi.js] [--runs N] [--api openai-responses] [-- node args]
-// With PROBE_MONO=1 it also prints each window on the monotonic clock that --cpu-prof profiles use.
+//   node bench/prompt-probe.mjs [--node PATH] [--zi dist/bin/zi.js] [--runs N] [--pause MS] [--api openai-responses] [-- node args]
+// With PROBE_MONO=1 it also prints each window on the monotonic clock that --cpu-prof profiles use
+// (and on the wall clock, for an import timeline); with PROBE_PAUSED=1 it makes a third prompt after
+// another pause (was the first one's cost cold code, or only a pause before it?).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,10 +28,11 @@ const pause = Number(opt("--pause", "300"));
 const mono = (at) => (Number(process.hrtime.bigint() / 1000n) - (performance.now() - at) * 1000).toFixed(0);
 
 const server = await SseChatServer.start();
-// Node's flags go before the script: BenchChildren runs `node script args`, so the script is a shim.
-const children = new BenchChildren(process.execPath, [...extra, zi, "--mode", "rpc", "--no-session"], node);
-children.ziScript = extra[0] ?? zi;
-children.ziArgs = [...extra.slice(1), ...(extra.length ? [zi] : []), "--mode", "rpc", "--no-session"];
+// BenchChildren runs `node SCRIPT ARGS`: with Node flags given (after `--`), the first is the script
+// position and Zi's path follows the rest.
+const children = extra.length === 0
+  ? new BenchChildren(zi, ["--mode", "rpc", "--no-session"], node)
+  : new BenchChildren(extra[0], [...extra.slice(1), zi, "--mode", "rpc", "--no-session"], node);
 const home = children.file("home");
 mkdirSync(home);
 writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, api, apiKey: "bench-key", models: [{ id: "m1" }] } } }));
