@@ -38,7 +38,8 @@ const WARM_UP_CONTEXT: PiAi.Context = {
  * URL and, whatever URL the SDK built, by the gated fetch (WARM_UP_HEADER). For the other APIs it
  * stops in `onPayload`, before anything is sent (the SDK is loaded and its client built), and a fetch
  * to a loopback server readies fetch's HTTP client (`loopbackFetch`). It runs after the current turn
- * (the answer that resolved the model goes out first), once per API.
+ * (the answer that resolved the model goes out first), once per API; a real call of the API that
+ * starts meanwhile drops the rest of it (`supersede`).
  */
 export class ProviderWarmer {
   /** Every warm-up still running in this process (nobody awaits one; a test's teardown must). */
@@ -126,8 +127,8 @@ export class ProviderWarmer {
 
   /** The whole call against a WarmUpServer; true once its reply was read to the end. */
   private static async localCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>, signal: AbortSignal): Promise<boolean> {
-    // Node loads fetch's implementation (undici, ~15 ms of CPU on Node 20) on first use: here, while
-    // the provider's modules are not yet loading, rather than once the SDK fetches.
+    // Node loads fetch's implementation (undici, ~15 ms of CPU on Node 20) on first use: here, before
+    // the provider's modules load, rather than once the SDK fetches (later, nearer the first prompt).
     new Headers();
     // Loaded here, not with the registry: node:http is not part of start-up.
     const { WarmUpServer } = await import("./warm-up-server.js");
