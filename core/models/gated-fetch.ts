@@ -5,15 +5,17 @@ export const READ_GATE_HEADER = "x-zi-read-gate";
 /** pi-ai providers whose SDK sends `options.headers` through the global `fetch`. */
 export const GATED_APIS: ReadonlySet<string> = new Set(["openai-completions", "openai-responses", "anthropic-messages"]);
 /**
- * Marks a warm-up call (provider-warmer.ts): with READ_GATE_HEADER it is answered here with an empty
- * event stream, so the SDK's whole path runs and nothing leaves the process.
+ * Marks a warm-up call (provider-warmer.ts); its value is the origin of the warm-up's own loopback
+ * server (warm-up-server.ts), registered by `allowWarmUpOrigin`. Such a request is sent there, its path
+ * kept, whatever URL the SDK built: a warm-up reaches no provider even if an SDK ignored the base URL.
  */
 export const WARM_UP_HEADER = "x-zi-warm-up";
-let warmUpsAnswered = 0;
+const warmUpOrigins = new Set<string>();
 
-/** How many warm-up calls were answered here so far. */
-export function warmUpsAnsweredCount(): number {
-  return warmUpsAnswered;
+/** Lets warm-up requests go to `origin` (a loopback server of Zi's own) until the returned function is called. */
+export function allowWarmUpOrigin(origin: string): () => void {
+  warmUpOrigins.add(origin);
+  return () => warmUpOrigins.delete(origin);
 }
 
 const gates = new Map<string, ReadGate>();
@@ -36,10 +38,16 @@ export function installGatedFetch(): void {
   const original = globalThis.fetch;
   globalThis.fetch = async function gatedFetch(input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]): Promise<Response> {
     const headers = init?.headers === undefined ? undefined : new Headers(init.headers);
-    const id = headers?.get(READ_GATE_HEADER);
-    if (!headers || id === null || id === undefined) return original(input, init);
+    if (!headers) return original(input, init);
+    const warmUp = headers.get(WARM_UP_HEADER);
+    if (warmUp !== null) {
+      headers.delete(WARM_UP_HEADER);
+      input = warmUpTarget(input, warmUp);
+    }
+    const id = headers.get(READ_GATE_HEADER);
+    if (id === null) return warmUp === null ? original(input, init) : original(input, { ...init, headers });
     headers.delete(READ_GATE_HEADER);
-    const response = headers.has(WARM_UP_HEADER) ? warmUpAnswer() : await original(input, { ...init, headers });
+    const response = await original(input, { ...init, headers });
     const gate = gates.get(id);
     if (gate === undefined || response.body === null) return response;
     // Shadowing `body` keeps the Response itself (status, headers, url, text() on an unread body).
@@ -48,9 +56,12 @@ export function installGatedFetch(): void {
   };
 }
 
-function warmUpAnswer(): Response {
-  warmUpsAnswered++;
-  return new Response("data: [DONE]\n\n", { status: 200, headers: { "content-type": "text/event-stream" } });
+/** A warm-up request's URL on its loopback server; anything else is refused before it is sent. */
+function warmUpTarget(input: Parameters<typeof fetch>[0], origin: string): string {
+  if (!warmUpOrigins.has(origin)) throw new Error("zi: a warm-up request without its warm-up server (not sent)");
+  if (typeof input !== "string" && !(input instanceof URL)) throw new Error("zi: a warm-up request given as a Request (not sent)");
+  const url = new URL(input);
+  return `${origin}${url.pathname}${url.search}`;
 }
 
 /** The header value naming `gate` until `release` is called (when the call's stream has ended). */

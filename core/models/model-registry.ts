@@ -21,7 +21,7 @@ import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
 import type { PiAiModule, SimpleStream } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
-import { ProviderWarmer } from "./provider-warmer.js";
+import { ProviderWarmer, type WarmUpCall } from "./provider-warmer.js";
 import { clampThinkingLevel } from "./thinking-clamp.js";
 
 /**
@@ -45,6 +45,8 @@ export interface ModelRegistryOptions {
   /** The process's one redactor, which the credential store feeds (a store of its own when omitted). */
   redactor?: Redactor;
   piAi?: PiAiLoader;
+  /** ProviderWarmer.process unless given (a test's own). */
+  warmer?: ProviderWarmer;
   warn?: Warn;
 }
 
@@ -62,7 +64,7 @@ export class ModelRegistry implements ModelRuntime {
   private readonly warn: Warn;
   private readonly script: FauxScript | undefined;
   private readonly classifier = new ProviderErrorClassifier();
-  private readonly warmer = ProviderWarmer.process;
+  private readonly warmer: ProviderWarmer;
   private loading: Promise<LoadedCatalog> | undefined;
   private providers: Promise<UserProviderConfig[]> | undefined;
 
@@ -73,6 +75,7 @@ export class ModelRegistry implements ModelRuntime {
   constructor(options: ModelRegistryOptions) {
     this.paths = options.paths;
     this.piAi = options.piAi ?? new PiAiLoader();
+    this.warmer = options.warmer ?? ProviderWarmer.process;
     this.warn = options.warn ?? warnOnStderr;
     this.credentials =
       options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, {
@@ -101,8 +104,7 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
-    // The warm-up goes through the stream function the real call will use (PiAiLoader.simpleStream).
-    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.piAi.simpleStream(entry.model.api));
+    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall);
     return this.resolved(piAi, entry);
   }
 
@@ -128,6 +130,7 @@ export class ModelRegistry implements ModelRuntime {
       ((await this.credentials.hasCredentials(provider)) ? NO_AUTH_PLACEHOLDER_KEY : undefined);
     if (!apiKey) return this.failedStream(piAi, model.model, `no credentials for provider ${provider}`);
     let source: PiAi.AssistantMessageEventStream;
+    this.warmer.supersede(model.model.api);
     try {
       // Retries belong to the session (auto_retry events); SDK-internal retries would hide them.
       source = this.gatedStream(await this.piAi.simpleStream(model.model.api), model.model, context, { ...base, apiKey, maxRetries: 0 }, gate);
@@ -136,6 +139,15 @@ export class ModelRegistry implements ModelRuntime {
     }
     return source;
   }
+
+  /**
+   * The warm-up's call (ProviderWarmer): the stream function, the read gate and the buffered stream
+   * of a real call (`stream`), with the warmer's model, context and options.
+   */
+  private readonly warmUpCall: WarmUpCall = async (model, context, options) => {
+    const gate = new ReadGate();
+    return new BufferedModelStream(this.gatedStream(await this.piAi.simpleStream(model.api), model, context, options, gate), gate);
+  };
 
   /** A call whose SDK fetches through the global fetch reads its response body under `gate` (gated-fetch.ts). */
   private gatedStream(

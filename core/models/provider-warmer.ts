@@ -1,21 +1,45 @@
 import type * as PiAi from "@mariozechner/pi-ai";
-import { GATED_APIS, READ_GATE_HEADER, WARM_UP_HEADER, registerReadGate, warmUpsAnsweredCount } from "./gated-fetch.js";
-import type { SimpleStream } from "./pi-ai-loader.js";
-import { ReadGate } from "./read-gate.js";
+import type { BufferedModelStream } from "./buffered-model-stream.js";
+import { GATED_APIS, WARM_UP_HEADER, allowWarmUpOrigin } from "./gated-fetch.js";
 
 /** Thrown from `onPayload`, which every pi-ai provider awaits before it sends anything. */
 const STOP_BEFORE_SENDING = new Error("zi: provider warm-up (never sent)");
 
 /**
+ * A model call made the way the session makes one (ModelRegistry: its stream function, the read gate,
+ * the buffered event stream), with these options instead of the session's.
+ */
+export type WarmUpCall = (model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options: PiAi.SimpleStreamOptions) => Promise<BufferedModelStream>;
+
+/**
+ * What a first prompt sends, in small: a system prompt, a user message and a tool (its JSON Schema
+ * converted as the session's tools are), so the SDK's request building runs as it will then.
+ */
+const WARM_UP_CONTEXT: PiAi.Context = {
+  systemPrompt: "Zi's provider warm-up.",
+  messages: [{ role: "user", content: "warm up", timestamp: 0 }],
+  tools: [
+    {
+      name: "warm_up",
+      description: "Not a tool: the warm-up's request carries one, as a session's does.",
+      parameters: { type: "object", properties: { text: { type: "string", description: "any text" } }, required: ["text"] },
+    } as unknown as PiAi.Tool,
+  ],
+};
+
+/**
  * Loads and runs a provider's code path before its first real call: a model's first prompt paid for
  * pi-ai's provider module and its SDK (the `openai` package is ~115 files, ~40 ms to load), for
- * compiling Node's fetch (~35 ms) and for running the SDK's streaming code cold. Once a model is
- * resolved, a warm-up call is made that never leaves the process: for the APIs whose SDK fetches
- * through Zi's gated fetch it is answered there with an empty event stream (the whole path runs, the
- * read gate included); for the others it stops in `onPayload`, before anything is sent (the SDK is
- * loaded and its client built). A fetch to a loopback server of Zi's own readies fetch's HTTP client
- * (`loopbackFetch`). It runs after the current turn
- * (the answer that resolved the model goes out first), once per API.
+ * compiling Node's fetch (~35 ms) and for running all of it cold. Once a model is resolved, a warm-up
+ * call is made that never leaves the machine: for the APIs whose SDK fetches through Zi's gated fetch
+ * it goes, through the same code as a session's call (WarmUpCall), to a server of Zi's own on
+ * 127.0.0.1 (WarmUpServer) that answers with a short event stream, so the SDK, fetch's request and
+ * response, the read gate and the event handling all run once; the call is sent there by its base
+ * URL and, whatever URL the SDK built, by the gated fetch (WARM_UP_HEADER). For the other APIs it
+ * stops in `onPayload`, before anything is sent (the SDK is loaded and its client built), and a fetch
+ * to a loopback server readies fetch's HTTP client (`loopbackFetch`). It runs after the current turn
+ * (the answer that resolved the model goes out first), once per API; a real call of the API that
+ * starts meanwhile drops the rest of it (`supersede`).
  */
 export class ProviderWarmer {
   /** Every warm-up still running in this process (nobody awaits one; a test's teardown must). */
@@ -26,31 +50,55 @@ export class ProviderWarmer {
    * warm-up call and a loopback fetch beside every session's first prompt.
    */
   static readonly process = new ProviderWarmer();
-  private readonly warmed = new Set<string>();
+  /** Per API: its warm-up, and while it runs, what drops the rest of it. */
+  private readonly warmed = new Map<string, { warming: Promise<boolean>; superseded?: AbortController }>();
   private fetchWarmed = false;
 
   /**
    * Settles (never rejects) once the warm-up call has ended, with whether it ran as far as it was
-   * meant to (the gated fetch answered it, or the payload was built); callers need not wait for it.
-   * False for an API already warmed.
+   * meant to (the warm-up server's reply was read to its end, or the payload was built); callers need
+   * not wait for it. False for an API already warmed, and for a warm-up superseded before its end.
    */
-  warm(model: PiAi.Model<PiAi.Api>, stream: Promise<SimpleStream>): Promise<boolean> {
+  warm(model: PiAi.Model<PiAi.Api>, call: WarmUpCall): Promise<boolean> {
     if (this.warmed.has(model.api)) return Promise.resolve(false);
-    this.warmed.add(model.api);
+    const superseded = new AbortController();
+    const { signal } = superseded;
     const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const fetchWarm = this.fetchWarmed ? undefined : ProviderWarmer.loopbackFetch();
-      this.fetchWarmed = true;
       try {
-        const streamSimple = await stream;
-        const [ran] = await Promise.all([GATED_APIS.has(model.api) ? ProviderWarmer.answeredCall(streamSimple, model) : ProviderWarmer.stoppedCall(streamSimple, model), fetchWarm]);
+        if (GATED_APIS.has(model.api)) {
+          this.fetchWarmed = true;
+          return await ProviderWarmer.localCall(call, model, signal);
+        }
+        const fetchWarm = this.fetchWarmed ? undefined : ProviderWarmer.loopbackFetch();
+        this.fetchWarmed = true;
+        const [ran] = await Promise.all([ProviderWarmer.stoppedCall(call, model), fetchWarm]);
         return ran;
       } catch {
         return false; // a provider that fails before its payload is built warms nothing more; the real call reports
       }
     });
+    const entry: { warming: Promise<boolean>; superseded?: AbortController } = { warming, superseded };
+    this.warmed.set(model.api, entry);
     ProviderWarmer.running.add(warming);
-    void warming.finally(() => ProviderWarmer.running.delete(warming));
+    void warming.finally(() => {
+      ProviderWarmer.running.delete(warming);
+      // An abort now would only run the listeners the call left on its signal, in the real call's time.
+      entry.superseded = undefined;
+    });
     return warming;
+  }
+
+  /**
+   * A real call of `api` is starting: a warm-up of it still running would only compete with it for
+   * the main thread (the call runs the path itself now), so what is left of it is dropped.
+   */
+  supersede(api: string): void {
+    this.warmed.get(api)?.superseded?.abort();
+  }
+
+  /** The warm-up of `api` (as `warm` first returned it), if one was started. */
+  warming(api: string): Promise<boolean> | undefined {
+    return this.warmed.get(api)?.warming;
   }
 
   /** Settles once every warm-up this process started has ended (an in-process host's teardown, a test's). */
@@ -77,20 +125,34 @@ export class ProviderWarmer {
     }
   }
 
-  private static async answeredCall(streamSimple: SimpleStream, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
-    const before = warmUpsAnsweredCount();
-    const registration = registerReadGate(new ReadGate());
+  /** The whole call against a WarmUpServer; true once its reply was read to the end. */
+  private static async localCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>, signal: AbortSignal): Promise<boolean> {
+    // Node loads fetch's implementation (undici, ~15 ms of CPU on Node 20) on first use: here, before
+    // the provider's modules load, rather than once the SDK fetches (later, nearer the first prompt).
+    new Headers();
+    // Loaded here, not with the registry: node:http is not part of start-up.
+    const { WarmUpServer } = await import("./warm-up-server.js");
+    if (signal.aborted) return false;
+    const server = await WarmUpServer.start(model.api);
+    const disallow = allowWarmUpOrigin(server.origin);
     try {
-      const headers = { [READ_GATE_HEADER]: registration.header, [WARM_UP_HEADER]: "1" };
-      await streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, headers }).result();
+      const local = { ...model, baseUrl: server.baseUrlFor(model.baseUrl) };
+      const events = await call(local, WARM_UP_CONTEXT, { apiKey: "zi-warm-up", maxRetries: 0, signal, headers: { [WARM_UP_HEADER]: server.origin } });
+      // Consumed as the session consumes a call (AssistantStreamer): taken one by one, waited on between.
+      for (;;) {
+        if (events.take() !== undefined) continue;
+        if (!(await events.arrival())) break;
+      }
+      return server.requests === 1 && (await events.result()).stopReason === "stop";
     } finally {
-      registration.release();
+      disallow();
+      await server.close();
     }
-    return warmUpsAnsweredCount() > before;
   }
 
-  private static async stoppedCall(streamSimple: SimpleStream, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
-    const ended = await streamSimple(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, onPayload: () => Promise.reject(STOP_BEFORE_SENDING) }).result();
+  private static async stoppedCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>): Promise<boolean> {
+    const events = await call(model, { messages: [] }, { apiKey: "zi-warm-up", maxRetries: 0, onPayload: () => Promise.reject(STOP_BEFORE_SENDING) });
+    const ended = await events.result();
     return ended.errorMessage === STOP_BEFORE_SENDING.message;
   }
 }

@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { WARM_UP_HEADER, allowWarmUpOrigin, installGatedFetch } from "../../../core/models/gated-fetch.js";
 import { ModelRegistry } from "../../../core/models/model-registry.js";
 import { PiAiLoader } from "../../../core/models/pi-ai-loader.js";
 import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
+import { WarmUpServer } from "../../../core/models/warm-up-server.js";
 import { OpenAICompatibleServer } from "../../support/openai-compatible-server.js";
 import { drain, TempZiHome, textOf, userContext } from "../../support/temp-zi-home.js";
 
 /**
- * The warm-up loads a provider's SDK path with a call stopped before it sends: a real provider
- * (pi-ai and its SDK, against a local server that records every request) must see nothing of it.
+ * The warm-up runs a provider's whole call path (pi-ai, its SDK, fetch) against a loopback server of
+ * Zi's own: the configured provider (pi-ai and its SDK, against a local server that records every
+ * request) must see nothing of it, and its real calls must be what they were.
  */
 describe("ProviderWarmer", () => {
   let home: TempZiHome;
@@ -21,23 +24,62 @@ describe("ProviderWarmer", () => {
   });
 
   afterEach(async () => {
+    await ProviderWarmer.settled();
     await server.stop();
     home.cleanup();
   });
 
-  it.each(["openai-completions", "openai-responses", "anthropic-messages"])("warms %s without sending a request; the real call then works as before", async (api) => {
+  it.each(["openai-completions", "openai-responses", "anthropic-messages"])("warms %s end to end on its own server, sending the provider nothing; the real call then works as before", async (api) => {
     home.write(home.paths.modelsFile, { providers: { local: { baseUrl, api, apiKey: "k-secret", models: [{ id: "m1" }] } } });
-    const piAi = new PiAiLoader();
-    const registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi });
-    const model = await registry.resolve("local", "m1");
     const warmer = new ProviderWarmer();
-    expect(await warmer.warm(model.model, piAi.simpleStream(api))).toBe(true); // the SDK built its payload
-    expect(await warmer.warm(model.model, piAi.simpleStream(api))).toBe(false); // once per API
+    const registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
+    const model = await registry.resolve("local", "m1");
+    // True only when the warm-up server answered one request and the reply was read to its stop.
+    expect(await warmer.warming(api)).toBe(true);
+    await registry.resolve("local", "m1");
+    await expect(warmer.warm(model.model, () => Promise.reject(new Error("not called")))).resolves.toBe(false); // once per API
     expect(server.requests).toEqual([]);
     if (api !== "openai-completions") return; // the local server speaks chat completions only
     server.enqueue({ type: "text", chunks: ["hi"] });
     const { message } = await drain(await registry.stream(model, userContext("hello"), { signal: new AbortController().signal, thinkingLevel: "off", sessionId: "s" }));
     expect(textOf(message)).toBe("hi");
     expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request.url).toBe("/v1/chat/completions");
+    expect(request.headers.authorization).toBe("Bearer k-secret");
+    expect(Object.keys(request.headers).filter((name) => name.startsWith("x-zi-"))).toEqual([]);
+    expect(request.body?.messages).toEqual([{ role: "user", content: "hello" }]);
+  });
+
+  it("drops a warm-up that a real call of its API supersedes; the real call is unchanged", async () => {
+    home.write(home.paths.modelsFile, { providers: { local: { baseUrl, apiKey: "k-secret", models: [{ id: "m1" }] } } });
+    const warmer = new ProviderWarmer();
+    const registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
+    const model = await registry.resolve("local", "m1"); // the warm-up starts after this turn
+    server.enqueue({ type: "text", chunks: ["hi"] });
+    const stream = registry.stream(model, userContext("hello"), { signal: new AbortController().signal, thinkingLevel: "off", sessionId: "s" });
+    warmer.supersede("openai-completions"); // as the call above does once it reaches its provider
+    expect(await warmer.warming("openai-completions")).toBe(false);
+    const { message } = await drain(await stream);
+    expect(textOf(message)).toBe("hi");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends a warm-up request to its warm-up server whatever URL it names, and refuses one without a live server", async () => {
+    installGatedFetch(); // what pi-ai's SDKs call (PiAiLoader installs it)
+    const warmUp = await WarmUpServer.start("openai-completions");
+    const disallow = allowWarmUpOrigin(warmUp.origin);
+    const post = (origin: string) => fetch(`${baseUrl}/chat/completions`, { method: "POST", headers: { [WARM_UP_HEADER]: origin }, body: "{}" });
+    try {
+      const response = await post(warmUp.origin);
+      expect(await response.text()).toContain("data: [DONE]");
+      expect(warmUp.requests).toBe(1);
+    } finally {
+      disallow();
+      await warmUp.close();
+    }
+    await expect(post(warmUp.origin)).rejects.toThrow("without its warm-up server");
+    await expect(post(new URL(baseUrl).origin)).rejects.toThrow("without its warm-up server");
+    expect(server.requests).toEqual([]);
   });
 });
