@@ -1,4 +1,5 @@
 import type * as PiAi from "@mariozechner/pi-ai";
+import { publicModel } from "./public-model.js";
 import type { PublicModel } from "../wire/session-types.js";
 import type { FauxModels } from "./faux-models.js";
 import type { UserProviderConfig } from "./model-config-types.js";
@@ -67,14 +68,6 @@ export class ModelCatalog {
 
   /** The public projection: exactly the seven fields the protocol allows. */
   static describe(model: PiAi.Model<PiAi.Api>): PublicModel {
-    return {
-      provider: model.provider,
-      id: model.id,
-      name: model.name,
-      reasoning: model.reasoning,
-      input: [...model.input],
-      contextWindow: model.contextWindow,
-      maxTokens: model.maxTokens,
-    };
+    return publicModel(model);
   }
 }

@@ -1,7 +1,7 @@
 import type { JournalModel } from "../journal/journal-view-types.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { ModelPort } from "../ports/model.port.js";
-import { publicModel } from "./public-model.js";
+import { publicModel } from "../models/public-model.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { SessionThinking } from "./session-thinking.js";

@@ -4,7 +4,7 @@ import type { ResolvedModel } from "../models/model-runtime.js";
 import type { SessionJournalLike, SessionSettings } from "./agent-session-options.js";
 import { InputQueues } from "./input-queues.js";
 import type { QueueKind } from "./input-queues.js";
-import { publicModel } from "./public-model.js";
+import { publicModel } from "../models/public-model.js";
 import { SessionEventBus } from "./session-event-bus.js";
 import type {
   Activity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { publicModel } from "../../../core/session/public-model.js";
+import { publicModel } from "../../../core/models/public-model.js";
 
 describe("the public model descriptor (an allow-list)", () => {
   it("copies exactly the exposed fields, as a plain object, whatever else the model carries", () => {
