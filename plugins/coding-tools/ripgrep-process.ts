@@ -83,6 +83,12 @@ export class RipgrepProcess {
           if (!keepGoing) {
             stopped = true;
             kill();
+            // The caller has its answer: it does not wait for the killed group to exit and close its
+            // pipes (a scheduling round per process on a busy machine); "close" cleans up after.
+            if (!failure) {
+              signal.removeEventListener("abort", onAbort);
+              resolve({ code: 0, stderr: stderr.slice(0, STDERR_KEEP) });
+            }
             return;
           }
         }

@@ -37,6 +37,16 @@ describe("RipgrepProcess", () => {
     expect(exit.code).toBe(0);
   });
 
+  it("answers as soon as the handler stops it, and still kills the whole group", async () => {
+    const pids: number[] = [];
+    const exit = await RipgrepProcess.run("/bin/sh", ["-c", "sleep 30 & echo $!; echo $$; wait"], new AbortController().signal, (line) => {
+      pids.push(Number(line.toString("utf8")));
+      return pids.length < 2;
+    });
+    expect([exit.code, pids]).toEqual([0, [expect.any(Number), expect.any(Number)]]);
+    for (const pid of pids) expect(await waitFor(() => !isAlive(pid))).toBe(true);
+  });
+
   it("ends with the handler's error, not a crash, when a record cannot be read", async () => {
     const running = RipgrepProcess.run("/bin/sh", ["-c", "echo '{broken'; sleep 30"], new AbortController().signal, (line) => JSON.parse(line.toString("utf8")) as boolean);
     await expect(running).rejects.toThrow(SyntaxError);
