@@ -42,7 +42,7 @@ export class FindTool implements AgentTool {
     const args = new ToolArgs(this.name, rawArgs);
     const glob = new GlobMatcher(args.requiredString("pattern"));
     const limit = args.optionalInteger("limit", { min: 1, max: maxListLimit }) ?? defaultFindLimit;
-    const root = await resolveSearchRoot(context.cwd, args.optionalString("path"));
+    const root = resolveSearchRoot(context.cwd, args.optionalString("path"));
     if (!root.stats.isDirectory()) throw new Error(`find: ${root.shown} is not a directory.`);
 
     const best = new SortedBest<string>(limit, comparePaths);

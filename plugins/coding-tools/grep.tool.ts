@@ -68,7 +68,7 @@ export class GrepTool implements AgentTool {
     } catch (error) {
       throw new Error(`grep: invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const root = await resolveSearchRoot(context.cwd, args.optionalString("path"));
+    const root = resolveSearchRoot(context.cwd, args.optionalString("path"));
     const rootIsFile = !root.stats.isDirectory();
     // A device or a FIFO has no end: reading one would grow Zi without bound (read refuses them too).
     if (rootIsFile && !root.stats.isFile()) throw new Error(`grep: ${root.shown} is not a regular file.`);

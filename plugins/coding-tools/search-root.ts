@@ -1,5 +1,4 @@
-import type { Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { type Stats, statSync } from "node:fs";
 import { describeFileError } from "./text-file-reader.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
@@ -9,13 +8,21 @@ export interface SearchRoot {
   stats: Stats;
 }
 
-/** Resolves the `path` argument of find and grep (default: the working directory) and checks it exists. */
-export async function resolveSearchRoot(cwd: string, path: string | undefined): Promise<SearchRoot> {
+/**
+ * Resolves the `path` argument of find and grep (default: the working directory) and checks it exists.
+ * One synchronous stat (of a path a search is about to walk anyway): the search's process then starts
+ * in the same turn, before the frames the session queued (tool_execution_start and the model's) are
+ * written, which happens while it runs; an await here put that writing, and a thread-pool round, first.
+ */
+export function resolveSearchRoot(cwd: string, path: string | undefined): SearchRoot {
   const absolute = resolveToolPath(cwd, path ?? ".");
   const shown = displayPath(cwd, absolute);
-  const stats = await stat(absolute).catch((error: unknown) => {
+  let stats: Stats;
+  try {
+    stats = statSync(absolute);
+  } catch (error) {
     throw new Error(describeFileError(error, shown));
-  });
+  }
   return { absolute, shown, stats };
 }
 
