@@ -44,6 +44,10 @@ export class ToolRunner {
       await this.store.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, call: info });
       const { result, isError } = await this.outcome(call, tool, signal);
       await this.store.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
+      // One macrotask turn before going on, so that the result's frame is written now (the protocol
+      // writer writes at the end of a turn), not after the journal append and the next model request
+      // have been prepared: with a model that answers without I/O, after the whole rest of the run.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const message: PiAi.ToolResultMessage = {
         role: "toolResult",
         toolCallId: call.id,
