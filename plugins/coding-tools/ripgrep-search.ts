@@ -1,6 +1,7 @@
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import type { GlobMatcher } from "./glob-matcher.js";
 import { ALWAYS_SKIPPED } from "./ignore-rules.js";
+import { RipgrepMatchRecords } from "./ripgrep-match-records.js";
 import { RipgrepProcess } from "./ripgrep-process.js";
 import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend.js";
 
@@ -16,9 +17,6 @@ const COMMON_ARGS = ["--no-config", "--hidden", "--glob", `!${ALWAYS_SKIPPED}`, 
  * (`grepLineChars`, at most 4 bytes each), so the cut is never seen.
  */
 const MAX_COLUMNS = 2048;
-const NUL = 0;
-const COLON = 58;
-const CR = 13;
 
 /**
  * The search with ripgrep: `rg --files` for find, `rg --sort path` for grep, parsed as a stream. A glob
@@ -72,16 +70,12 @@ export class RipgrepSearch implements SearchBackend {
       "--",
       root,
     ];
-    const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => {
-      const nul = line.indexOf(NUL);
-      const colon = line.indexOf(COLON, nul + 1);
-      if (nul < 0 || colon < 0) throw new Error("ripgrep printed a record that is not a match.");
-      const relative = rootIsFile ? "" : line.toString("utf8", 0, nul).slice(prefix.length);
-      if (glob && !rootIsFile && !glob.matches(relative)) return true;
-      const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
-      return onMatch({ relative, line: Number(line.toString("latin1", nul + 1, colon)), text: line.toString("utf8", colon + 1, end) });
-    });
+    // A file's records are held until rg is past it: a binary note after them drops them (RipgrepMatchRecords).
+    const records = new RipgrepMatchRecords(prefix, rootIsFile, glob, query.perFileLimit, onMatch);
+    let ended = true;
+    const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => (ended = records.take(line)));
     RipgrepSearch.check(exit.code, exit.stderr);
+    if (ended) records.finish();
   }
 
   /** A glob on base names narrows rg's own walk; other globs are applied to its results only. */

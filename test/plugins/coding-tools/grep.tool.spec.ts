@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CODING_TOOL_LIMITS } from "../../../plugins/coding-tools/coding-tools-limits.js";
 import { GrepTool } from "../../../plugins/coding-tools/grep.tool.js";
+import { rgMatches } from "../../support/ripgrep-oracle.js";
 import { writeSearchTree } from "../../support/search-tree.js";
 import { makeContext, makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
 
@@ -79,6 +81,39 @@ describe.each([
     const result = await run(tool, { pattern: "no-such-text" }, dir);
     expect(textOf(result)).toBe("No matches found.");
     expect(result.isError).toBeUndefined();
+  });
+
+  it("skips a file over the size limit in a directory, also when only that file matches", async () => {
+    writeFileSync(join(dir, "big.txt"), Buffer.alloc(CODING_TOOL_LIMITS.maxScanFileBytes + 1, "needle "));
+    expect(textOf(await run(tool, { pattern: "needle" }, dir))).toBe("No matches found.");
+    writeFileSync(join(dir, "small.txt"), "a needle\n");
+    expect(textOf(await run(tool, { pattern: "needle" }, dir))).toBe("small.txt:1: a needle");
+  });
+
+  it("finds no match in a file with a NUL byte anywhere: past ripgrep's first read after a match, or in its first bytes", async () => {
+    // ripgrep's walk prints "foo 1", then stops at the NUL with a note; the Node search calls the file binary.
+    writeFileSync(join(dir, "a.txt"), Buffer.concat([Buffer.from(`foo 1\n${"x".repeat(70_000)}\n`), Buffer.from([0]), Buffer.from("\nfoo 2\n")]));
+    writeFileSync(join(dir, "b.txt"), Buffer.concat([Buffer.from([0]), Buffer.from("foo 1\nfoo 2\n")]));
+    expect(textOf(await run(tool, { pattern: "foo" }, dir))).toBe("No matches found.");
+    writeFileSync(join(dir, "c.txt"), "foo 3\n");
+    writeFileSync(join(dir, "d.txt"), "foo 4\n");
+    expect(textOf(await run(tool, { pattern: "foo" }, dir))).toBe("c.txt:1: foo 3\nd.txt:1: foo 4");
+    // Limit 1: the ordered search stops at the first file that counts.
+    expect(textOf(await run(tool, { pattern: "foo", limit: 1 }, dir))).toBe(
+      "c.txt:1: foo 3\n\n[Showing the first 1 matches; more exist. Narrow the pattern, path or glob, or raise limit.]",
+    );
+  });
+
+  it("stops at the limit in path order by code point, whatever a locale's order says", async () => {
+    const names = ["B", "a-b", "a/b", "a.txt", "ab", "\u00e4", "z"];
+    mkdirSync(join(dir, "sorted", "a"), { recursive: true });
+    for (const name of names) writeFileSync(join(dir, "sorted", name), "hit 1\nhit 2\nhit 3\n");
+    const expected = rgMatches(join(dir, "sorted"), ["hit"]).map((line) => `sorted/${line}`);
+    expect(expected.slice(0, 7)).toEqual(["B:1", "B:2", "B:3", "a/b:1", "a/b:2", "a/b:3", "a-b:1"].map((at) => `sorted/${at}: hit ${at.slice(-1)}`));
+    for (const limit of [7, 13]) {
+      const note = "\n\n[Showing the first " + limit + " matches; more exist. Narrow the pattern, path or glob, or raise limit.]";
+      expect(textOf(await run(tool, { pattern: "hit", path: "sorted", limit }, dir))).toBe(expected.slice(0, limit).join("\n") + note);
+    }
   });
 
   it("fails clearly for an invalid regex, a missing path, a binary file and a bad glob", async () => {

@@ -1,0 +1,73 @@
+import type { GlobMatcher } from "./glob-matcher.js";
+import type { ContentMatch } from "./search-backend.js";
+
+const NUL = 0;
+const COLON = 58;
+const CR = 13;
+/**
+ * What rg prints, in place of a record, for a file it found binary: after a match in a walked file
+ * (it stopped at the NUL byte), or for a file named on its command line. No NUL: the path ends at ": ".
+ */
+const BINARY_NOTE = /^(.*): (?:WARNING: stopped searching binary file after match|binary file matches) \(found "\\0" byte around offset \d+\)$/s;
+
+/**
+ * Reads `rg --null --with-filename --line-number` output ("path NUL line:text" records) into matches
+ * in rg's order. A file's records are held until the next file's first record, the end, or its
+ * per-file limit (rg then stops reading it): rg stops at a NUL byte after a match and says so in a
+ * note after the file's records, and a file with a NUL anywhere is binary, without matches, for the
+ * Node search (`decodeSearchable`). Such a file's held records are dropped, so both backends agree.
+ */
+export class RipgrepMatchRecords {
+  private held: ContentMatch[] = [];
+  private heldPath = "";
+  private enough = false;
+
+  constructor(
+    /** What rg puts before a root-relative path ("" when the root is the file itself). */
+    private readonly prefix: string,
+    private readonly rootIsFile: boolean,
+    private readonly glob: GlobMatcher | undefined,
+    private readonly perFileLimit: number,
+    private readonly onMatch: (match: ContentMatch) => boolean,
+  ) {}
+
+  /** One line of rg's output; false once `onMatch` has had enough. */
+  take(line: Buffer): boolean {
+    const nul = line.indexOf(NUL);
+    if (nul < 0) return this.note(line.toString("utf8"));
+    const colon = line.indexOf(COLON, nul + 1);
+    if (colon < 0) throw new Error("ripgrep printed a record that is not a match.");
+    const printed = line.toString("utf8", 0, nul);
+    if (printed !== this.heldPath && !this.flush()) return false;
+    this.heldPath = printed;
+    const relative = this.rootIsFile ? "" : printed.slice(this.prefix.length);
+    if (this.glob && !this.rootIsFile && !this.glob.matches(relative)) return true;
+    const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
+    this.held.push({ relative, line: Number(line.toString("latin1", nul + 1, colon)), text: line.toString("utf8", colon + 1, end) });
+    // rg stops reading a file at its limit, so no note can follow: the file's matches are final.
+    return this.held.length < this.perFileLimit || this.flush();
+  }
+
+  /** After rg ended by itself: the last file's held records. */
+  finish(): void {
+    this.flush();
+  }
+
+  private note(text: string): boolean {
+    const binary = BINARY_NOTE.exec(text);
+    if (!binary) throw new Error("ripgrep printed a record that is not a match.");
+    // A binary file that printed no record (or was filtered out) has nothing held to drop.
+    if (binary[1] === this.heldPath) this.held = [];
+    return true;
+  }
+
+  private flush(): boolean {
+    const held = this.held;
+    this.held = [];
+    for (const match of held) {
+      if (this.enough) break;
+      if (!this.onMatch(match)) this.enough = true;
+    }
+    return !this.enough;
+  }
+}
