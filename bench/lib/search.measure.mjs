@@ -4,7 +4,7 @@
 // first use into a cache directory, not as a project dependency; its find needs fd, Debian's
 // `fdfind`). The tools are called in this process, as a session calls them.
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { BenchChildren } from "./bench-children.mjs";
 import { FrameType } from "./frame-reader.mjs";
 import { tmpdir } from "node:os";
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { cpuRow } from "./proc-cpu.mjs";
 import { searchTree } from "./search-tree.mjs";
 import { median } from "./stats.mjs";
 
@@ -19,6 +20,8 @@ const NO_MATCH = "zi_bench_no_such_token_7f3a";
 /** Found on many lines of most files: a search that must stop early to be fast. */
 const MANY = "function";
 const MANY_SHOWN = 100;
+/** Found in a few files spread over the tree (Zi's own source text): the ordered search walks it all. */
+const FEW = "class RipgrepSearch";
 export const PI_VERSION = "0.73.1";
 const run = promisify(execFile);
 
@@ -35,6 +38,32 @@ async function compare(contenders, reps) {
     for (const [name, action] of Object.entries(contenders)) {
       const ms = await timed(action);
       if (rep >= 0) samples[name].push(ms);
+    }
+  }
+  return samples;
+}
+
+/**
+ * CPU time per call of each contender, this process and its children together (the children's time
+ * is counted when they are reaped, so each batch of `calls` waits for stragglers before it is read):
+ * unlike wall-clock time it hardly moves with the other work on the machine. Batches alternate.
+ */
+async function cpuPerCall(contenders, rounds, calls) {
+  const used = () => {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // After the command name: utime, stime, cutime, cstime are fields 14-17, in 10 ms ticks.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, action] of Object.entries(contenders)) {
+      await settle();
+      const before = used();
+      for (let call = 0; call < calls; call++) await action();
+      await settle();
+      samples[name].push((used() - before) / calls);
     }
   }
   return samples;
@@ -172,6 +201,13 @@ export async function measureSearch(report, { root, reps, children }) {
   row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 4);
   row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
   row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, 2);
+  if (existsSync("/proc/self/stat")) {
+    const few = () => new GrepTool().execute({ pattern: FEW }, context);
+    const cpu = await cpuPerCall({ many: zi.grepMany, few, none: zi.grepRg, rg: () => rg(["--", NO_MATCH, "."]) }, 3, reps * 2);
+    cpuRow(report, `search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (rg installed), CPU time per call (Zi and its children) vs rg's no-match search`, { zi: cpu.many, baseline: cpu.rg });
+    cpuRow(report, `search: grep "${FEW}" (a few files match), ${label} (rg installed), CPU time per call vs rg's no-match search`, { zi: cpu.few, baseline: cpu.rg });
+    cpuRow(report, `search: grep, no match, ${label} (rg installed), CPU time per call vs rg`, { zi: cpu.none, baseline: cpu.rg });
+  }
 
   await rpcToolRow(children, report, { dir, reps, inProcess: zi.grepRg, label });
 
