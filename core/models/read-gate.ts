@@ -31,6 +31,8 @@ export class ReadGate {
   }
 
   private wake(): void {
+    // Opened after every event the session takes: nothing to copy when no read waits (the usual case).
+    if (this.waiters.length === 0) return;
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 }
