@@ -61,7 +61,7 @@ const MAX_DEPTH = 8;
  */
 export const BASH_BUILTINS: ReadonlySet<string> = new Set([".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen", "complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait"]);
 /** Builtins that read their words as plain data and change nothing later words mean. */
-export const PLAIN_BUILTINS: ReadonlySet<string> = new Set([":", "true", "false", "echo", "pwd", "cd", "type", "help", "dirs", "pushd", "popd", "jobs", "times", "kill"]);
+export const PLAIN_BUILTINS: ReadonlySet<string> = new Set([":", "true", "false", "echo", "pwd", "cd", "type", "help", "dirs", "pushd", "popd", "times", "kill"]);
 
 /** The command word as deny rules compare it: no directory (`/bin/rm` is `rm`). */
 const commandName = (word: string): string => word.slice(word.lastIndexOf("/") + 1);
@@ -113,11 +113,24 @@ function runsOf(words: string[], depth: number): string[][] {
   } else if (name === "eval") {
     found.push(...lineRuns(words.slice(1).join(" "), depth + 1));
   } else if (BASH_BUILTINS.has(words[0]!)) {
-    // What a builtin may evaluate: the callback of `mapfile -C`/`readarray -C`, a trap's command, and
-    // the substitutions inside any word (an array subscript runs them, quoted or not).
-    const callback = words.indexOf("-C");
-    if ((name === "mapfile" || name === "readarray") && callback > 0 && words[callback + 1] !== undefined) found.push(...lineRuns(words[callback + 1]!, depth + 1));
-    if (name === "trap" && words[1] !== undefined && !words[1].startsWith("-")) found.push(...lineRuns(words[1], depth + 1));
+    // What a builtin may evaluate: the callback of `mapfile -C`/`readarray -C` (`-tC cb`, `-Ccb` too), a
+    // trap's command (after `--` too), the command of `jobs -x`, and the substitutions inside any word
+    // (an array subscript runs them, quoted or not).
+    if (name === "mapfile" || name === "readarray") {
+      for (let i = 1; i < words.length; i++) {
+        const at = /^-[A-Za-z]*C/.exec(words[i]!);
+        if (!at) continue;
+        const callback = words[i]!.length > at[0].length ? words[i]!.slice(at[0].length) : words[i + 1];
+        if (callback !== undefined) found.push(...lineRuns(callback, depth + 1));
+      }
+    }
+    const trapped = words[1] === "--" ? words[2] : words[1];
+    if (name === "trap" && trapped !== undefined && !trapped.startsWith("-")) found.push(...lineRuns(trapped, depth + 1));
+    const executes = words.findIndex((word, index) => index > 0 && /^-[a-z]*x/.test(word));
+    if (name === "jobs" && executes > 0) {
+      const command = words.slice(words[executes + 1] === "--" ? executes + 2 : executes + 1);
+      found.push(...runsOf(command, depth + 1));
+    }
     for (const word of words.slice(1)) if (word.includes("$(") || word.includes("`")) found.push(...lineRuns(word, depth + 1));
   } else if (name === "rg") {
     for (let i = 1; i < words.length; i++) {

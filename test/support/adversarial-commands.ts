@@ -31,11 +31,13 @@ export const BUILTIN_CRAFTED: [command: string, creates: string][] = [
   ["find . -maxdepth 0 -fprint PWNED", "PWNED"],
   ["rg --pre sh touch script.txt", "PWNED"],
   ["rg --pre=sh touch script.txt", "PWNED"],
+  ["jobs -x touch PWNED", "PWNED"],
+  ["jobs -x -- touch PWNED", "PWNED"],
 ];
 /** The file those rows find beside the victim (what `rg --pre sh` runs). */
 export const BUILTIN_SETUP = { "script.txt": "touch PWNED\n" };
 /** The allow rules of that table: the builtins, and commands whose options run or write (`find`, `rg`). */
-export const BUILTIN_ALLOWED = ["ls", "echo", "printf", "test", "read", "mapfile", "hash", "find", "rg"];
+export const BUILTIN_ALLOWED = ["ls", "echo", "printf", "test", "read", "mapfile", "hash", "find", "rg", "jobs"];
 
 /** Ways to delete a file that a `deny rm` rule must stop (default `allow`: only the rule stands in the way). */
 export const DELETIONS: string[] = [
@@ -70,4 +72,9 @@ export const DELETIONS: string[] = [
   "echo x | read 'a[$(rm victim)]'",
   "trap 'rm victim' EXIT",
   "rg --pre rm x victim",
+  "jobs -x rm victim",
+  "jobs -x -- rm victim",
+  "trap -- 'rm victim' EXIT",
+  "echo a | mapfile -tC 'rm victim; true' -c 1 v",
+  "echo a | mapfile -C'rm victim; true' -c 1 v",
 ];
