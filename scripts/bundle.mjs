@@ -64,7 +64,8 @@ function builtinBinding(node) {
     if (name === "default") bindings.push(`${part.local.name}=process.getBuiltinModule("${specifier}")`);
     else if (!(name in exports)) throw new Error(`bundle: ${specifier} has no export ${name}`);
     else if (LAZY_BUILTINS.has(specifier)) {
-      if (typeof exports[name] !== "function") throw new Error(`bundle: ${specifier}'s ${name} is no function, so it cannot be looked up on its first call`);
+      // A class (KeyObject, X509Certificate) would lose `new` and `instanceof` behind an arrow function.
+      if (typeof exports[name] !== "function" || /^[A-Z]/.test(name)) throw new Error(`bundle: ${specifier}'s ${name} is no plain function, so it cannot be looked up on its first call`);
       bindings.push(`${part.local.name}=(...args)=>process.getBuiltinModule("${specifier}").${name}(...args)`);
     } else fields.push(name === part.local.name ? name : `${name}:${part.local.name}`);
   }
@@ -203,4 +204,3 @@ const { output } = await rolled.write({
 const total = output.reduce((sum, file) => sum + (file.type === "chunk" ? Buffer.byteLength(file.code) : 0), 0);
 const first = output.find((file) => file.type === "chunk" && file.isEntry);
 process.stderr.write(`bundle: ${output.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin; the entry imports ${first.imports.filter((name) => !name.startsWith("node:") && name.startsWith("chunks/")).length} of them\n`);
-if (process.env.ZI_BUNDLE_META) (await import("node:fs")).writeFileSync(process.env.ZI_BUNDLE_META, JSON.stringify(result.metafile));

@@ -78,10 +78,17 @@ export function lazyZodSchemas(source) {
 export const lazyZodSchemasPlugin = {
   name: "lazy-zod-schemas",
   setup(build) {
+    let converted = 0;
     build.onLoad({ filter: GENERATED }, async ({ path }) => {
       const source = await readFile(path, "utf8");
       const contents = lazyZodSchemas(source);
-      return contents === undefined ? undefined : { contents, loader: "js" };
+      if (contents === undefined) return undefined;
+      converted++;
+      return { contents, loader: "js" };
+    });
+    // The SDK moved its generated schemas (or the bundle stopped loading them): fail, not ship them eager.
+    build.onEnd(() => {
+      if (converted === 0) throw new Error("lazy-zod-schemas: no generated ACP schema file was converted; update scripts/lazy-zod-schemas.mjs");
     });
   },
 };

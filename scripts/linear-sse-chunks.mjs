@@ -64,6 +64,14 @@ export function linearSseChunks(source) {
 export const linearSseChunksPlugin = {
   name: "linear-sse-chunks",
   setup(build) {
-    build.onLoad({ filter: STREAMING }, async ({ path }) => ({ contents: linearSseChunks(await readFile(path, "utf8")), loader: "js" }));
+    let patched = 0;
+    build.onLoad({ filter: STREAMING }, async ({ path }) => {
+      patched++;
+      return { contents: linearSseChunks(await readFile(path, "utf8")), loader: "js" };
+    });
+    // The SDK's streaming module moved (or the bundle stopped loading it): fail, not ship it unpatched.
+    build.onEnd(() => {
+      if (patched === 0) throw new Error("linear-sse-chunks: the openai SDK's core/streaming.mjs was not bundled; update scripts/linear-sse-chunks.mjs");
+    });
   },
 };

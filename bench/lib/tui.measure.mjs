@@ -4,11 +4,12 @@
 // process spends while an 8k-token answer streams in and is drawn, from Enter to its last line on
 // screen. pi is installed on first use into the same cache as the search rows (not a dependency).
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { cpuMs } from "./proc-cpu.mjs";
 import { piPackageDir, PI_VERSION } from "./search.measure.mjs";
 import { median } from "./stats.mjs";
 
@@ -18,7 +19,6 @@ const DEADLINE_MS = 60_000;
 /** Background work counts as done once the process has used no CPU for this long (ticks are 10 ms). */
 const QUIET_MS = 300;
 const QUIET_DEADLINE_MS = 5_000;
-const CLOCK_TICKS = 100; // USER_HZ: /proc reports utime and stime in 1/100 s on Linux
 
 /** About `tokens` tokens of markdown (prose, lists, code), in one-token deltas, then the end marker. */
 function answerDeltas(tokens) {
@@ -54,11 +54,6 @@ function startServer(deltas) {
 const tmux = (socket, ...args) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 const quote = (text) => `'${String(text).replace(/'/g, "'\\''")}'`;
 const editorDrawn = (screen) => screen.split("\n").filter((line) => /^─{50,}$/.test(line.trimEnd())).length >= 2;
-
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
 
 /** The process's CPU time once it has stayed the same for QUIET_MS (or after QUIET_DEADLINE_MS). */
 async function quiet(pid) {

@@ -218,8 +218,8 @@ export class SessionCatalog {
 
   /** The header of the journal `file` (its first line), or undefined when it is no regular file or no journal. */
   private static async readHeader(file: string): Promise<JournalHeader | undefined> {
+    if (!SessionCatalog.statOf(file)?.isFile()) return undefined;
     try {
-      if (!statSync(file).isFile()) return undefined;
       const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
         const buffer = Buffer.allocUnsafe(HEADER_BYTES);

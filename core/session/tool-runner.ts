@@ -7,7 +7,7 @@ import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
 import type { ToolSandbox } from "../sandbox/sandbox-control.js";
-import { callInfo, declarationOf, describeCall } from "./tool-declaration.js";
+import { callInfo, declarationOf, describeCall, type ToolDeclaration } from "./tool-declaration.js";
 
 interface Outcome {
   result: AgentToolResult;
@@ -42,7 +42,7 @@ export class ToolRunner {
       const declaration = declarationOf(tool);
       const info = callInfo(declaration, describeCall(call.name, declaration, call.arguments ?? {}, this.cwd));
       await this.store.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, call: info });
-      const { result, isError } = await this.outcome(call, tool, signal);
+      const { result, isError } = await this.outcome(call, tool, declaration, signal);
       await this.store.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result, isError });
       // One macrotask turn before going on, so that the result's frame is written now (the protocol
       // writer writes at the end of a turn), not after the journal append and the next model request
@@ -63,7 +63,7 @@ export class ToolRunner {
     return messages;
   }
 
-  private async outcome(call: PiAi.ToolCall, tool: AgentTool | undefined, signal: AbortSignal): Promise<Outcome> {
+  private async outcome(call: PiAi.ToolCall, tool: AgentTool | undefined, declaration: ToolDeclaration, signal: AbortSignal): Promise<Outcome> {
     if (signal.aborted) return failure("Tool call skipped: the run was interrupted.");
     if (!tool) return failure(`Tool "${call.name}" not found.`);
     let args: Record<string, unknown>;
@@ -77,7 +77,7 @@ export class ToolRunner {
     } catch (error) {
       return failure(describe(error));
     }
-    const gate = await new AbortRace(signal).run(() => this.guard({ toolCallId: call.id, toolName: call.name, args, declaration: declarationOf(tool) }, validate, signal));
+    const gate = await new AbortRace(signal).run(() => this.guard({ toolCallId: call.id, toolName: call.name, args, declaration }, validate, signal));
     if (gate.type === "failed") return failure(`The tool call was blocked: its permission check failed (${describe(gate.error)}).`);
     // Nothing starts once the run is interrupted, whatever the gate said.
     if (gate.type === "aborted" || signal.aborted) return failure("Tool call skipped: the run was interrupted.");
@@ -85,8 +85,8 @@ export class ToolRunner {
     args = gate.value.args;
     // The sandbox stands behind the rules for writes made in Zi's own process too (bash's are fenced by
     // bubblewrap): judged on the final arguments, after any hook's rewrite.
-    if (this.sandbox && declarationOf(tool).effect === "edit") {
-      const refusal = this.sandbox.writeRefusal(describeCall(call.name, declarationOf(tool), args, this.cwd).paths.map((path) => path.real), this.cwd);
+    if (this.sandbox && declaration.effect === "edit") {
+      const refusal = this.sandbox.writeRefusal(describeCall(call.name, declaration, args, this.cwd).paths.map((path) => path.real), this.cwd);
       if (refusal !== undefined) return failure(refusal);
     }
     const checkpoint = this.checkpoints?.before(call.id, call.name, args);

@@ -86,6 +86,7 @@ describe("startup gate (awaitsStartup)", () => {
   it("what was answered before an ordered handler is written before that handler's work goes on (no end-of-turn wait)", async () => {
     const h = harness(new Promise(() => undefined));
     output = h.output;
+    seenByOrdered.ids = [];
     h.send(req("a", "gate.now"), req("b", "gate.ordered"));
     expect((await h.frames(2)).map((frame) => frame.id)).toEqual(["a", "b"]);
     expect(seenByOrdered.ids).toContain("a");

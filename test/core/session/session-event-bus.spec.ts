@@ -95,7 +95,8 @@ describe("SessionEventBus", () => {
     expect(queued).toBeInstanceOf(Promise);
     let acceptedQueued = false;
     void queued!.then(() => (acceptedQueued = true));
-    await Promise.resolve();
+    // A whole turn later (every microtask run), the queued event is still waiting for the blocked one.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toEqual(["fast", "slow"]);
     expect(acceptedQueued).toBe(false);
     gate.resolve();
