@@ -33,21 +33,17 @@ const real = (path: string): string => {
 const within = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /**
- * The place that stays read-only around `path` (a real path): a `.git` or `.zi` directory anywhere
- * below one of `roots`, or one of `protectedPaths` (ZI_HOME), or undefined. The permission rules ask before an edit there, sandbox
+ * The place that stays read-only around `path` (a real path): a `.git` or `.zi` directory anywhere on
+ * it (a nested repository's, or the repository above a cwd that is one of its subdirectories), or one
+ * of `protectedPaths` (ZI_HOME), or undefined. The permission rules ask before an edit there, sandbox
  * or not (docs/permissions.md).
  */
-export function protectedPlace(path: string, roots: readonly string[], protectedPaths: readonly string[]): string | undefined {
+export function protectedPlace(path: string, protectedPaths: readonly string[]): string | undefined {
   const kept = protectedPaths.map(real).find((dir) => within(path, dir));
   if (kept !== undefined) return kept;
-  // Any `.git` or `.zi` below a root, a nested repository's too (bubblewrap can only bind those that exist).
-  for (const root of roots.map(real)) {
-    if (!within(path, root)) continue;
-    const segments = path.slice(root.length).split(sep);
-    const at = segments.findIndex((segment) => PROTECTED_NAMES.includes(segment));
-    if (at >= 0) return root + segments.slice(0, at + 1).join(sep);
-  }
-  return undefined;
+  const segments = path.split(sep);
+  const at = segments.findIndex((segment) => PROTECTED_NAMES.includes(segment));
+  return at >= 0 ? segments.slice(0, at + 1).join(sep) : undefined;
 }
 
 /**
@@ -63,7 +59,7 @@ export function writeRefusal(state: Pick<SandboxState, "mode" | "writableRoots">
   const { roots: writable } = writablePlaces(state, cwd, protectedPaths);
   const roots = writable.map(real);
   for (const path of paths) {
-    const kept = protectedPlace(path, writable, protectedPaths);
+    const kept = protectedPlace(path, protectedPaths);
     if (kept !== undefined) return `${prefix}: ${path} is inside ${kept}, which stays read-only.`;
     if (!roots.some((root) => within(path, root))) return `${prefix}: ${path} is outside the working directory and the writable roots (${roots.join(", ")}).`;
   }

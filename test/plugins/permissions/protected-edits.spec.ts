@@ -10,10 +10,15 @@ import { createCodingTools } from "../../../plugins/coding-tools/coding-tools.fa
 import { callUnits } from "../../../plugins/permissions/call-units.js";
 import { PermissionPolicy } from "../../../plugins/permissions/permission-policy.js";
 
-/** A project with a git directory, and a ZI_HOME of its own (protected as the session module protects it). */
-function project() {
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "zi-protected-")));
-  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+/**
+ * A project with a git directory, and a ZI_HOME of its own (protected as the session module protects
+ * it); with `subdirectory`, the session's cwd is that directory of the repository.
+ */
+function project(subdirectory?: string) {
+  const repository = realpathSync(mkdtempSync(join(tmpdir(), "zi-protected-")));
+  mkdirSync(join(repository, ".git", "hooks"), { recursive: true });
+  const cwd = subdirectory === undefined ? repository : join(repository, subdirectory);
+  mkdirSync(cwd, { recursive: true });
   const ziHome = realpathSync(mkdtempSync(join(tmpdir(), "zi-protected-home-")));
   const sandbox = new SandboxControl({ mode: "off", network: false, writableRoots: [] }, [ziHome]);
   const tools = new Map(createCodingTools({ cwd, logDir: join(ziHome, "logs") }).map((tool) => [tool.name, tool]));
@@ -21,7 +26,7 @@ function project() {
     const policy = new PermissionPolicy();
     policy.setRuntime(layer);
     const declaration = declarationOf(tools.get(tool));
-    return policy.evaluate(callUnits(tool, declaration.effect, describeCall(tool, declaration, args, cwd), cwd, (real) => sandbox.protectedPlace(real, cwd))).action;
+    return policy.evaluate(callUnits(tool, declaration.effect, describeCall(tool, declaration, args, cwd), cwd, (real) => sandbox.protectedPlace(real))).action;
   };
   return { cwd, ziHome, verdict };
 }
@@ -39,6 +44,13 @@ describe("edits of .git, .zi and ZI_HOME ask unless a path rule names them", () 
     expect(verdict(acceptEdits, "write", write(join(ziHome, "settings.json")))).toBe("ask");
     expect(verdict(acceptEdits, "write", write("vendor/lib/.git/hooks/post-checkout"))).toBe("ask");
     expect(verdict(acceptEdits, "write", write("src/.gitignore"))).toBe("allow");
+  });
+
+  it("a cwd inside the repository: its .git above the cwd asks too, as ../.git or by its full path", () => {
+    const { cwd, verdict } = project("pkg");
+    expect(verdict(acceptEdits, "write", write("src/a.ts"))).toBe("allow");
+    expect(verdict(acceptEdits, "write", write("../.git/hooks/pre-commit"))).toBe("ask");
+    expect(verdict(acceptEdits, "edit", { path: join(cwd, "..", ".git", "config"), edits: [{ oldText: "a", newText: "b" }] })).toBe("ask");
   });
 
   it("a default allow or a tool rule does not reach them; a path rule does; reading them is not an edit", () => {
