@@ -1,5 +1,5 @@
 import type { SandboxControl } from "../sandbox/sandbox-control.js";
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "../journal/random-uuid.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
 import type { AgentTool } from "./agent-tool.js";
@@ -68,7 +68,7 @@ export class ChildSessionFactory {
   async create(spec: ChildSessionSpec): Promise<ChildSession> {
     const { cwd, journalDir, retry, compaction, toolGuard } = this.options;
     const delegation = spec.delegation;
-    const sessionId = randomUUID();
+    const sessionId = randomUuid();
     const options = { redact: this.options.redact };
     const journal = journalDir === null ? SessionJournal.inMemory(sessionId, cwd, options) : SessionJournal.create(journalDir, sessionId, cwd, options);
     const session = new AgentSession({

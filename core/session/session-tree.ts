@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "../journal/random-uuid.js";
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, fsyncSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { RpcError } from "../kernel/rpc-error.js";
@@ -91,15 +91,15 @@ export class SessionTree implements Omit<SessionsPort, "list"> {
     const dir = this.options.sessionsDir;
     if (!switchTo) {
       if (dir === null) throw new RpcError("operation_failed", "a fork that does not switch needs a journal file, and this connection keeps its sessions in memory (--no-session)");
-      const written = SessionJournal.fork(dir, randomUUID(), this.journal.cwd, path, this.journal.file, { redact: this.options.redact });
+      const written = SessionJournal.fork(dir, randomUuid(), this.journal.cwd, path, this.journal.file, { redact: this.options.redact });
       const result = SessionTree.describe(written);
       written.close();
       return result;
     }
     const next =
       dir === null
-        ? SessionJournal.inMemory(randomUUID(), this.journal.cwd, { redact: this.options.redact })
-        : SessionJournal.fork(dir, randomUUID(), this.journal.cwd, path, this.journal.file, { redact: this.options.redact });
+        ? SessionJournal.inMemory(randomUuid(), this.journal.cwd, { redact: this.options.redact })
+        : SessionJournal.fork(dir, randomUuid(), this.journal.cwd, path, this.journal.file, { redact: this.options.redact });
     // In memory, entries get new ids: a branch entry would name a parent that is not there, and is left out.
     if (dir === null) for (const entry of path) if (entry.type !== "branch") next.append(SessionTree.input(entry));
     return this.replace(next, "fork");
@@ -108,7 +108,7 @@ export class SessionTree implements Omit<SessionsPort, "list"> {
   async newSession(): Promise<SessionSwitch> {
     this.session.assertIdle();
     const dir = this.options.sessionsDir;
-    const id = randomUUID();
+    const id = randomUuid();
     const next = dir === null ? SessionJournal.inMemory(id, this.options.cwd, { redact: this.options.redact }) : SessionJournal.create(dir, id, this.options.cwd, { redact: this.options.redact });
     return this.replace(next, "new");
   }
