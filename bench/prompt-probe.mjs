@@ -7,15 +7,15 @@
 // With PROBE_MONO=1 it also prints each window on the monotonic clock that --cpu-prof profiles use
 // (and on the wall clock, for an import timeline); with PROBE_PAUSED=1 it makes a third prompt after
 // another pause (was the first one's cost cold code, or only a pause before it?).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BenchChildren } from "./lib/bench-children.mjs";
 import { FrameType } from "./lib/frame-reader.mjs";
+import { mainThreadCpuMs } from "./lib/proc-cpu.mjs";
 import { SseChatServer } from "./lib/sse-chat-server.mjs";
 
-const mainCpu = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");
 const extra = dash === -1 ? [] : argv.slice(dash + 1);
@@ -39,8 +39,8 @@ writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { 
 
 async function prompt(child, name) {
   let at = 0, cpuAt = 0;
-  child.tap = (line, _s, type) => { if (at === 0 && type === FrameType.sessionEvent && line.includes('"message_update"')) { at = performance.now(); cpuAt = mainCpu(child.pid); } };
-  const cpu0 = mainCpu(child.pid), t0 = performance.now();
+  child.tap = (line, _s, type) => { if (at === 0 && type === FrameType.sessionEvent && line.includes('"message_update"')) { at = performance.now(); cpuAt = mainThreadCpuMs(child.pid); } };
+  const cpu0 = mainThreadCpuMs(child.pid), t0 = performance.now();
   await child.request("session.prompt", { delivery: "direct", text: "hi", completionId: name });
   const idle = await child.request("session.await_idle", { completionId: name });
   if (idle.result?.completion?.text !== "hello world") throw new Error(JSON.stringify(idle));
@@ -53,7 +53,7 @@ for (let r = 0; r < runs; r++) {
   const selected = await child.request("model.select", { provider: "local", id: "m1" });
   if (!selected.ok) throw new Error(JSON.stringify(selected));
   await sleep(pause);
-  const idleCpu = mainCpu(child.pid);
+  const idleCpu = mainThreadCpuMs(child.pid);
   const first = await prompt(child, "first");
   const later = await prompt(child, "later");
   let paused;
