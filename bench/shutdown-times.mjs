@@ -15,23 +15,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const HANG_EXTENSION = 'export default (zi) => { zi.registerCommand("hang", { handler: () => new Promise(() => {}) }); zi.registerTool({ name: "hang", description: "never returns", parameters: { type: "object" }, execute: () => new Promise(() => {}) }); };\n';
 const SLOW_EXTENSION = "export default async () => { await new Promise((r) => setTimeout(r, 7000)); };\n";
 
+/** The faux script's turn under way: its model selected, a prompt sent and awaited (answered when it ends). */
+async function prompting(zi) {
+  await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+  zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
+  zi.request("w", "session.await_idle", {});
+}
+
 const STATES = {
   idle: { prepare: async () => {} },
   "streaming run": {
     script: { responses: [{ text: "x".repeat(1 << 20), tokensPerSecond: 2000 }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"message_update"'));
     },
   },
   "stalled reader": {
     script: { responses: [{ text: "abcd".repeat(2 << 20), tokensPerSecond: 1_000_000 }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"message_update"'));
       zi.child.stdout.pause();
       await sleep(1000);
@@ -41,18 +44,14 @@ const STATES = {
     extension: HANG_EXTENSION,
     script: { responses: [{ toolCalls: [{ name: "hang", arguments: {} }] }, { text: "never" }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"tool_execution_start"'));
     },
   },
   "bash child ignoring SIGTERM": {
     script: (dir) => ({ responses: [{ toolCalls: [{ name: "bash", arguments: { command: `trap '' TERM; echo $$ > ${join(dir, "pid")}; sleep 120` } }] }, { text: "ok" }] }),
     prepare: async (zi, dir) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       while (!existsSync(join(dir, "pid"))) await sleep(20);
       await sleep(100);
     },
