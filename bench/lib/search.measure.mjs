@@ -50,14 +50,14 @@ async function compare(contenders, reps) {
  * before it is read): unlike wall-clock time it hardly moves with the other work on the machine.
  * Batches alternate.
  */
-async function cpuPerCall(contenders, rounds, calls, children) {
+async function cpuPerCall(contenders, rounds, calls, exits) {
   const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, action] of Object.entries(contenders)) {
-      await children.exited();
+      await exits.exited();
       const before = cpuWithChildrenMs(process.pid);
       for (let call = 0; call < calls; call++) await action();
-      await children.exited();
+      await exits.exited();
       samples[name].push((cpuWithChildrenMs(process.pid) - before) / calls);
     }
   }
