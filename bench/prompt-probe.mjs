@@ -7,45 +7,39 @@
 // With PROBE_MONO=1 it also prints each window on the monotonic clock that --cpu-prof profiles use
 // (and on the wall clock, for an import timeline); with PROBE_PAUSED=1 it makes a third prompt after
 // another pause (was the first one's cost cold code, or only a pause before it?).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { resolve, join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BenchChildren } from "./lib/bench-children.mjs";
 import { FrameType } from "./lib/frame-reader.mjs";
+import { probeOptions, monotonicUs } from "./lib/probe-options.mjs";
+import { mainThreadCpuMs } from "./lib/proc-cpu.mjs";
 import { SseChatServer } from "./lib/sse-chat-server.mjs";
 
-const mainCpu = (pid) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-const argv = process.argv.slice(2);
-const dash = argv.indexOf("--");
-const extra = dash === -1 ? [] : argv.slice(dash + 1);
-const opt = (name, fallback) => { const i = argv.indexOf(name); return i === -1 || (dash !== -1 && i > dash) ? fallback : argv[i + 1]; };
-const node = opt("--node", process.execPath);
-const zi = resolve(opt("--zi", "dist/bin/zi.js"));
-const runs = Number(opt("--runs", "1"));
-const api = opt("--api", "openai-completions");
-const pause = Number(opt("--pause", "300"));
-const mono = (at) => (Number(process.hrtime.bigint() / 1000n) - (performance.now() - at) * 1000).toFixed(0);
+const { option, node, zi, runs, nodeArgs } = probeOptions();
+const api = option("--api", "openai-completions");
+const pause = Number(option("--pause", "300"));
 
 const server = await SseChatServer.start();
 // BenchChildren runs `node SCRIPT ARGS`: with Node flags given (after `--`), the first is the script
 // position and Zi's path follows the rest.
-const children = extra.length === 0
+const children = nodeArgs.length === 0
   ? new BenchChildren(zi, ["--mode", "rpc", "--no-session"], node)
-  : new BenchChildren(extra[0], [...extra.slice(1), zi, "--mode", "rpc", "--no-session"], node);
+  : new BenchChildren(nodeArgs[0], [...nodeArgs.slice(1), zi, "--mode", "rpc", "--no-session"], node);
 const home = children.file("home");
 mkdirSync(home);
 writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, api, apiKey: "bench-key", models: [{ id: "m1" }] } } }));
 
 async function prompt(child, name) {
   let at = 0, cpuAt = 0;
-  child.tap = (line, _s, type) => { if (at === 0 && type === FrameType.sessionEvent && line.includes('"message_update"')) { at = performance.now(); cpuAt = mainCpu(child.pid); } };
-  const cpu0 = mainCpu(child.pid), t0 = performance.now();
+  child.tap = (line, _s, type) => { if (at === 0 && type === FrameType.sessionEvent && line.includes('"message_update"')) { at = performance.now(); cpuAt = mainThreadCpuMs(child.pid); } };
+  const cpu0 = mainThreadCpuMs(child.pid), t0 = performance.now();
   await child.request("session.prompt", { delivery: "direct", text: "hi", completionId: name });
   const idle = await child.request("session.await_idle", { completionId: name });
   if (idle.result?.completion?.text !== "hello world") throw new Error(JSON.stringify(idle));
   child.tap = null;
-  return { ms: at - t0, cpu: cpuAt - cpu0, window: `${mono(t0)}-${mono(at)} epoch ${(performance.timeOrigin + t0).toFixed(1)}-${(performance.timeOrigin + at).toFixed(1)}` };
+  return { ms: at - t0, cpu: cpuAt - cpu0, window: `${monotonicUs(t0)}-${monotonicUs(at)} epoch ${(performance.timeOrigin + t0).toFixed(1)}-${(performance.timeOrigin + at).toFixed(1)}` };
 }
 
 for (let r = 0; r < runs; r++) {
@@ -53,7 +47,7 @@ for (let r = 0; r < runs; r++) {
   const selected = await child.request("model.select", { provider: "local", id: "m1" });
   if (!selected.ok) throw new Error(JSON.stringify(selected));
   await sleep(pause);
-  const idleCpu = mainCpu(child.pid);
+  const idleCpu = mainThreadCpuMs(child.pid);
   const first = await prompt(child, "first");
   const later = await prompt(child, "later");
   let paused;

@@ -3,7 +3,7 @@
 // one run: evidence for the documented bounds, not a gate (the tests assert the causal facts).
 //   node bench/shutdown-times.mjs [--zi dist/bin/zi.js]
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,27 +11,48 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ZI = resolve(process.argv.includes("--zi") ? process.argv[process.argv.indexOf("--zi") + 1] : join(ROOT, "dist/bin/zi.js"));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** How long a tool child may take to die once Zi has exited before it counts as a survivor. */
+const SURVIVOR_MS = 2000;
+
+/** Whether `pid` is gone (or a zombie, dead but not yet reaped) within SURVIVOR_MS of now. */
+async function ended(pid) {
+  const deadline = performance.now() + SURVIVOR_MS;
+  for (;;) {
+    let state;
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2];
+    } catch {
+      return true;
+    }
+    if (state === "Z") return true;
+    if (performance.now() > deadline) return false;
+    await sleep(10);
+  }
+}
 
 const HANG_EXTENSION = 'export default (zi) => { zi.registerCommand("hang", { handler: () => new Promise(() => {}) }); zi.registerTool({ name: "hang", description: "never returns", parameters: { type: "object" }, execute: () => new Promise(() => {}) }); };\n';
 const SLOW_EXTENSION = "export default async () => { await new Promise((r) => setTimeout(r, 7000)); };\n";
+
+/** The faux script's turn under way: its model selected, a prompt sent and awaited (answered when it ends). */
+async function prompting(zi) {
+  await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
+  zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
+  zi.request("w", "session.await_idle", {});
+}
 
 const STATES = {
   idle: { prepare: async () => {} },
   "streaming run": {
     script: { responses: [{ text: "x".repeat(1 << 20), tokensPerSecond: 2000 }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"message_update"'));
     },
   },
   "stalled reader": {
     script: { responses: [{ text: "abcd".repeat(2 << 20), tokensPerSecond: 1_000_000 }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"message_update"'));
       zi.child.stdout.pause();
       await sleep(1000);
@@ -41,20 +62,20 @@ const STATES = {
     extension: HANG_EXTENSION,
     script: { responses: [{ toolCalls: [{ name: "hang", arguments: {} }] }, { text: "never" }] },
     prepare: async (zi) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
+      await prompting(zi);
       await zi.until((line) => line.includes('"tool_execution_start"'));
     },
   },
   "bash child ignoring SIGTERM": {
-    script: (dir) => ({ responses: [{ toolCalls: [{ name: "bash", arguments: { command: `trap '' TERM; echo $$ > ${join(dir, "pid")}; sleep 120` } }] }, { text: "ok" }] }),
-    prepare: async (zi, dir) => {
-      await zi.call("m", "model.select", { provider: "faux", id: "scripted" });
-      zi.request("p", "session.prompt", { delivery: "direct", text: "go" });
-      zi.request("w", "session.await_idle", {});
-      while (!existsSync(join(dir, "pid"))) await sleep(20);
-      await sleep(100);
+    script: { responses: [{ toolCalls: [{ name: "bash", arguments: { command: `trap '' TERM; echo "ignoring TERM as $$"; sleep 120` } }] }, { text: "ok" }] },
+    prepare: async (zi) => {
+      await prompting(zi);
+      // bash streams its output: once it names its pid it ignores SIGTERM, as the sleep it runs will.
+      await zi.until((line) => {
+        const said = line.includes('"tool_execution_update"') && /ignoring TERM as (\d+)/.exec(line);
+        if (said) zi.toolPid = Number(said[1]);
+        return Boolean(said);
+      });
     },
   },
   "hung extension command": {
@@ -85,7 +106,7 @@ function start(state) {
   const dir = mkdtempSync(join(tmpdir(), "zi-shutdown-"));
   const args = [ZI, "--mode", "rpc", "--no-session"];
   if (state.script) {
-    writeFileSync(join(dir, "script.json"), JSON.stringify(typeof state.script === "function" ? state.script(dir) : state.script));
+    writeFileSync(join(dir, "script.json"), JSON.stringify(state.script));
     args.push("--faux-script", join(dir, "script.json"));
   }
   if (state.extension) {
@@ -131,22 +152,12 @@ for (const [stateName, state] of Object.entries(STATES)) {
     if (stateName === "stalled reader" && endingName === "fatal framing") continue;
     const zi = start(state);
     if (!state.noReady) await zi.until((line) => line.includes('"type":"ready"'));
-    await state.prepare(zi, zi.dir);
+    await state.prepare(zi);
     const t0 = performance.now();
     ending(zi);
     const { code, at } = await zi.exited;
-    const pidFile = join(zi.dir, "pid");
-    let survivor = "";
-    if (existsSync(pidFile)) {
-      await sleep(200);
-      const pid = Number(readFileSync(pidFile, "utf8"));
-      try {
-        survivor = readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] === "Z" ? "" : " (tool child survived!)";
-        if (survivor) process.kill(pid, "SIGKILL");
-      } catch {
-        survivor = "";
-      }
-    }
+    const survivor = zi.toolPid !== undefined && !(await ended(zi.toolPid)) ? " (tool child survived!)" : "";
+    if (survivor) process.kill(zi.toolPid, "SIGKILL");
     const ids = zi.answers.map((line) => /"id":("[^"]*"|null)/.exec(line)?.[1]).join(" ");
     rows.push(`| ${stateName} | ${endingName} | ${code} | ${Math.round(at - t0)} ms${survivor} | ${ids} |`);
     process.stderr.write(`${rows.at(-1)}\n`);

@@ -15,16 +15,11 @@ import { homedir } from "node:os";
 import { promisify } from "node:util";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Readable, Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
-import * as acp from "@agentclientprotocol/sdk";
 import { BenchChildren } from "./bench-children.mjs";
-import { cpuMs, cpuRow } from "./proc-cpu.mjs";
+import { cpuRow } from "./proc-cpu.mjs";
 import { SseChatServer } from "./sse-chat-server.mjs";
 import { median } from "./stats.mjs";
-
-const USER_PAUSE_MS = 300;
-const LATER_SESSIONS = 3;
+import { zedLikeRun } from "./zed-like-run.mjs";
 
 const CODEX_ACP = "@zed-industries/codex-acp@0.16.0";
 const run = promisify(execFile);
@@ -55,46 +50,14 @@ function codexHome(root, baseUrl) {
   return home;
 }
 
-async function zedLikeRun({ command, args, env }, project) {
-  const spawnedAt = performance.now();
-  const child = spawn(command, args, { cwd: project, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4096)));
-  const firstChunk = new Map();
-  let cpuAtFirstChunk;
-  const app = acp.client({ name: "zi-bench" }).onNotification("session/update", ({ params }) => {
-    if (params.update.sessionUpdate === "agent_message_chunk" && !firstChunk.has(params.sessionId)) {
-      firstChunk.set(params.sessionId, performance.now());
-      cpuAtFirstChunk ??= cpuMs(child.pid);
-    }
-  });
-  const agent = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout))).agent;
-  try {
-    await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const first = await agent.request("session/new", { cwd: project, mcpServers: [] });
-    const firstSessionAt = performance.now();
-    await agent.request("session/prompt", { sessionId: first.sessionId, prompt: [{ type: "text", text: "hello" }] });
-    const spawnToChunk = firstChunk.get(first.sessionId) - spawnedAt;
-    // The editor's user reads the answer, then opens another session and types.
-    await sleep(USER_PAUSE_MS);
-    const later = [];
-    for (let i = 0; i < LATER_SESSIONS; i++) {
-      const started = performance.now();
-      const { sessionId } = await agent.request("session/new", { cwd: project, mcpServers: [] });
-      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
-      later.push(firstChunk.get(sessionId) - started);
-    }
-    return { spawnToChunk, firstPrompt: firstChunk.get(first.sessionId) - firstSessionAt, later: median(later), cpu: cpuAtFirstChunk };
-  } catch (error) {
-    throw new Error(`acp bench: ${error.message ?? JSON.stringify(error)}\n${stderr}`);
-  } finally {
-    // An editor closes the agent's stdin; an agent that does not exit on that (Codex's) is killed.
-    const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", resolve)));
-    child.stdin.end();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
-    await exited;
-    clearTimeout(timer);
-  }
+/** A run's rows: spawn to the first chunk, the first prompt, the median later session, the CPU time at the first chunk. */
+function timesOf({ spawned, sessions: [first, ...later], cpuAtFirstChunk }) {
+  return {
+    spawnToChunk: first.chunk.at - spawned.at,
+    firstPrompt: first.chunk.at - first.created.at,
+    later: median(later.map((session) => session.chunk.at - session.started.at)),
+    cpu: cpuAtFirstChunk,
+  };
 }
 
 /** This Node with nothing to load: spawn to the first byte it writes (the floor of any agent it runs). */
@@ -138,8 +101,8 @@ export async function measureAcpFirstReply(children, report, { reps, ziScript })
   const samples = { spawn: [], echo: [], bare: [], first: [], later: [], cpu: [], codexSpawn: [], codexFirst: [], codexLater: [], codexCpu: [] };
   try {
     for (let round = 0; round <= reps; round++) {
-      const ziRun = await zedLikeRun(zi, project);
-      const codexRun = codexCommand ? await zedLikeRun(codexCommand, project) : undefined;
+      const ziRun = timesOf(await zedLikeRun(zi, project));
+      const codexRun = codexCommand ? timesOf(await zedLikeRun(codexCommand, project)) : undefined;
       const echo = await echoFirstAnswer(children);
       const bare = await bareNodeFirstOutput();
       if (round === 0) continue; // warms the disk cache

@@ -1,19 +1,47 @@
-// A child's CPU time so far (user + system, ms) from /proc/<pid>/stat: unlike wall-clock time it does not
-// grow with the other work on a shared machine. Undefined where /proc is not there (not Linux).
+// A process's CPU time so far (user + system, ms) from /proc: unlike wall-clock time it does not grow
+// with the other work on a shared machine. Undefined where /proc is not there (not Linux).
 import { readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture Node runs on
 
-export function cpuMs(pid) {
+/** The fields of /proc/<pid>/stat after the command name (in parentheses, it may hold spaces): field 3 is [0]. */
+function statFields(pid) {
   let stat;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return undefined;
   }
-  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+const ticksMs = (fields, from, to) => (fields.slice(from, to).reduce((sum, ticks) => sum + Number(ticks), 0) * 1000) / TICKS_PER_SECOND;
+
+/** All its threads' time: utime and stime, fields 14 and 15. */
+export function cpuMs(pid) {
+  const fields = statFields(pid);
+  return fields && ticksMs(fields, 11, 13);
+}
+
+/**
+ * Its own time and its reaped children's (cutime and cstime, fields 16 and 17): a child's time is added
+ * when its parent waits for it, so read it after the children's `exit`.
+ */
+export function cpuWithChildrenMs(pid) {
+  const fields = statFields(pid);
+  return fields && ticksMs(fields, 11, 15);
+}
+
+/**
+ * The main thread's time on CPU alone, the critical path (/proc/<pid>/task/<pid>/schedstat counts it in
+ * ns, not in ticks).
+ */
+export function mainThreadCpuMs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 // Means, not medians: the kernel counts CPU time in 10 ms ticks, and a median of a few such samples

@@ -4,7 +4,7 @@
 // first use into a cache directory, not as a project dependency; its find needs fd, Debian's
 // `fdfind`). The tools are called in this process, as a session calls them.
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { BenchChildren } from "./bench-children.mjs";
 import { FrameType } from "./frame-reader.mjs";
 import { tmpdir } from "node:os";
@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { cpuRow } from "./proc-cpu.mjs";
+import { ChildExits } from "./child-exits.mjs";
+import { cpuRow, cpuWithChildrenMs } from "./proc-cpu.mjs";
 import { searchTree } from "./search-tree.mjs";
 import { median } from "./stats.mjs";
 
@@ -45,25 +46,19 @@ async function compare(contenders, reps) {
 
 /**
  * CPU time per call of each contender, this process and its children together (the children's time
- * is counted when they are reaped, so each batch of `calls` waits for stragglers before it is read):
- * unlike wall-clock time it hardly moves with the other work on the machine. Batches alternate.
+ * is counted when they are reaped, so each batch of `calls` waits for the children still running
+ * before it is read): unlike wall-clock time it hardly moves with the other work on the machine.
+ * Batches alternate.
  */
-async function cpuPerCall(contenders, rounds, calls) {
-  const used = () => {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    // After the command name: utime, stime, cutime, cstime are fields 14-17, in 10 ms ticks.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+async function cpuPerCall(contenders, rounds, calls, exits) {
   const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, action] of Object.entries(contenders)) {
-      await settle();
-      const before = used();
+      await exits.exited();
+      const before = cpuWithChildrenMs(process.pid);
       for (let call = 0; call < calls; call++) await action();
-      await settle();
-      samples[name].push((used() - before) / calls);
+      await exits.exited();
+      samples[name].push((cpuWithChildrenMs(process.pid) - before) / calls);
     }
   }
   return samples;
@@ -150,7 +145,17 @@ async function rpcToolRow(children, report, { dir, reps, inProcess, label }) {
   });
 }
 
-export async function measureSearch(report, { root, reps, children }) {
+export async function measureSearch(report, options) {
+  // From the first call on: a ripgrep an earlier row stopped may still be running when the CPU rows start.
+  const exits = ChildExits.follow();
+  try {
+    return await searchRows(report, { ...options, exits });
+  } finally {
+    exits.stop();
+  }
+}
+
+async function searchRows(report, { root, reps, children, exits }) {
   if (!has("rg")) return report.skip("search", "ripgrep (rg) is not installed: it is the baseline");
   const { dir, files } = searchTree(root);
   const { GrepTool } = await import(pathToFileURL(join(root, "dist/plugins/coding-tools/grep.tool.js")).href);
@@ -201,9 +206,9 @@ export async function measureSearch(report, { root, reps, children }) {
   row(`search: grep, no match, ${label} (Node search) vs rg`, grep.ziNode, grep.rg, 4);
   row(`search: find *.ts, ${label} (rg installed) vs rg --files`, find.zi, find.rg, 2);
   row(`search: find *.ts, ${label} (Node search) vs rg --files`, find.ziNode, find.rg, 2);
-  if (existsSync("/proc/self/stat")) {
+  if (cpuWithChildrenMs(process.pid) !== undefined) {
     const few = () => new GrepTool().execute({ pattern: FEW }, context);
-    const cpu = await cpuPerCall({ many: zi.grepMany, few, none: zi.grepRg, rg: () => rg(["--", NO_MATCH, "."]) }, 3, reps * 2);
+    const cpu = await cpuPerCall({ many: zi.grepMany, few, none: zi.grepRg, rg: () => rg(["--", NO_MATCH, "."]) }, 3, reps * 2, exits);
     cpuRow(report, `search: grep ${MANY} (${MANY_SHOWN} shown), ${label} (rg installed), CPU time per call (Zi and its children) vs rg's no-match search`, { zi: cpu.many, baseline: cpu.rg });
     cpuRow(report, `search: grep "${FEW}" (a few files match), ${label} (rg installed), CPU time per call vs rg's no-match search`, { zi: cpu.few, baseline: cpu.rg });
     cpuRow(report, `search: grep, no match, ${label} (rg installed), CPU time per call vs rg`, { zi: cpu.none, baseline: cpu.rg });

@@ -78,18 +78,21 @@ export class SessionCatalog {
    * its header only, through the index.
    */
   async find(id: string): Promise<JournalLocation | undefined> {
-    for (const name of await this.names()) {
+    const names = await this.names();
+    for (const name of names) {
       if (JOURNAL_NAME.exec(name)?.[1] !== id) continue;
       const path = join(this.dir, name);
       const header = await SessionCatalog.readHeader(path);
       if (header?.sessionId === id) return { path, cwd: header.cwd };
     }
-    const item = (await this.items()).find((candidate) => candidate.id === id);
+    // The index is brought up to date from the same listing: the directory is read once.
+    const item = (await this.items(names)).find((candidate) => candidate.id === id);
     return item === undefined ? undefined : { path: item.path, cwd: item.cwd };
   }
 
-  private async items(): Promise<SessionListItem[]> {
-    const records = await this.refresh();
+  /** `names`: the journals listed already, when the caller has just read the directory. */
+  private async items(names?: string[]): Promise<SessionListItem[]> {
+    const records = await this.refresh(names);
     const items: SessionListItem[] = [];
     for (const record of records) {
       if (record.id === null || record.cwd === null) continue;
@@ -106,14 +109,14 @@ export class SessionCatalog {
     return items.sort((a, b) => (a.modified < b.modified ? 1 : a.modified > b.modified ? -1 : a.id.localeCompare(b.id)));
   }
 
-  /** One refresh at a time: concurrent listings share it. */
-  private refresh(): Promise<IndexRecord[]> {
-    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
+  /** One refresh at a time: concurrent listings share it (and its reading of the directory). */
+  private refresh(names?: string[]): Promise<IndexRecord[]> {
+    this.refreshing ??= this.doRefresh(names).finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 
-  private async doRefresh(): Promise<IndexRecord[]> {
-    const [names, known] = await Promise.all([this.names(), this.readIndex()]);
+  private async doRefresh(listed: string[] | undefined): Promise<IndexRecord[]> {
+    const [names, known] = await Promise.all([listed ?? this.names(), this.readIndex()]);
     let changed = names.length !== known.size;
     // A stat holds no file descriptor and costs microseconds: done in one synchronous pass (5,000
     // files in about 30 ms), only the files that changed are read, CONCURRENCY at a time.

@@ -1,19 +1,16 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as unstable from "@agentclientprotocol/sdk/unstable";
 import { AcpZi } from "../support/acp-zi.js";
 import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 
-let started: AcpZi[] = [];
 let servers: OpenAICompatibleServer[] = [];
 
 afterEach(async () => {
   // Every message Zi wrote, checked against the SDK's v1 schema; session/fork's own against the
   // unstable v1 schema the SDK ships beside it (test/support/acp-zi.ts), where alone it is defined.
-  const problems = started.flatMap((zi) => zi.schemaProblems());
-  started = [];
-  AcpZi.killAll();
+  const problems = AcpZi.killAllChecked();
   for (const server of servers.splice(0)) await server.stop();
   expect(problems).toEqual([]);
 });
@@ -33,9 +30,7 @@ async function setup() {
   const home = AcpZi.dir();
   writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, apiKey: "sk-local", models: [{ id: "m", name: "M", input: ["text"] }] } } }));
   const zi = await AcpZi.start({ home, settings: { defaultModel: "local/m" } });
-  started.push(zi);
-  const cwd = AcpZi.dir("zi-acp-project-");
-  mkdirSync(cwd, { recursive: true });
+  const cwd = AcpZi.project();
   return { server, zi, home, cwd };
 }
 
@@ -86,8 +81,7 @@ describe("ACP session/fork (UNSTABLE in the SDK), driven by the official SDK cli
   it("refuses an unknown session, another cwd and a relative cwd with -32602, and a session running a prompt with -32600", async () => {
     // A reply at 2 tokens a second that the cancel below ends long before it could finish.
     const zi = await AcpZi.start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow ".repeat(2000), tokensPerSecond: 2 }] } });
-    started.push(zi);
-    const cwd = AcpZi.dir("zi-acp-project-");
+    const cwd = AcpZi.project();
     await zi.initialize();
     const { sessionId } = await zi.newSession(cwd);
     await expect(fork(zi, { sessionId: "no-such-session", cwd })).rejects.toMatchObject({ code: -32602 });
@@ -105,10 +99,9 @@ describe("ACP session/fork (UNSTABLE in the SDK), driven by the official SDK cli
 
   it("the unstable schema's `acp` MCP transport (which the unstable agent parses) is reported as not connected, never dropped", async () => {
     const zi = await AcpZi.start();
-    started.push(zi);
     await zi.initialize();
     const servers = [{ type: "acp", name: "editor-side", serverId: "s1" }] as unknown as Parameters<AcpZi["newSession"]>[1];
-    const { sessionId } = await zi.newSession(AcpZi.dir("zi-acp-project-"), servers);
+    const { sessionId } = await zi.newSession(AcpZi.project(), servers);
     await zi.until(() => zi.messageText(sessionId).includes("MCP servers not connected"));
     expect(zi.messageText(sessionId)).toBe("MCP servers not connected: editor-side. editor-side: ACP servers are not supported; use Streamable HTTP or stdio\n");
   });

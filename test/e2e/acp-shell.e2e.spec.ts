@@ -1,23 +1,10 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AcpZi } from "../support/acp-zi.js";
 import { McpHttpServer } from "../support/mcp-http-server.js";
 
 const KEY = "sk-acp-test-0123456789abcdefghijklmnopqrstuv";
-let started: AcpZi[] = [];
-
-async function start(options: Parameters<typeof AcpZi.start>[0] = {}): Promise<AcpZi> {
-  const zi = await AcpZi.start(options);
-  started.push(zi);
-  return zi;
-}
-
-function project(): string {
-  const dir = AcpZi.dir("zi-acp-project-");
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 /** The descriptors Zi holds open on files under `dir`. */
 function openFilesUnder(pid: number, dir: string): string[] {
@@ -31,18 +18,14 @@ function openFilesUnder(pid: number, dir: string): string[] {
   });
 }
 
-afterEach(async () => {
-  const problems = started.flatMap((zi) => zi.schemaProblems());
-  started = [];
-  AcpZi.killAll();
-  expect(problems).toEqual([]);
-});
+// Every message each Zi wrote in the test, checked against the v1 schema shipped in the SDK.
+afterEach(() => expect(AcpZi.killAllChecked()).toEqual([]));
 
 describe("zi --mode acp on the process shell", () => {
   it("scrubs a provider key from ACP frames: the echoed reply and its chunks reach the editor as [redacted]", async () => {
-    const zi = await start({ env: { OPENAI_API_KEY: KEY } });
+    const zi = await AcpZi.start({ env: { OPENAI_API_KEY: KEY } });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     expect((await zi.prompt(sessionId, `my key is ${KEY}`)).stopReason).toBe("end_turn");
     expect(zi.messageText(sessionId)).toBe("Echo: my key is [redacted]");
     expect(zi.rawLines.join("\n")).not.toContain(KEY.slice(0, 20));
@@ -53,10 +36,10 @@ describe("zi --mode acp on the process shell", () => {
     const dir = AcpZi.dir("zi-acp-ext-");
     const extension = join(dir, "throws-later.mjs");
     writeFileSync(extension, 'export default function (zi) { zi.registerCommand("arm", { handler: async () => { setTimeout(() => { throw new Error("timer boom"); }, 0); return { message: "armed" }; } }); }\n');
-    const zi = await start({ extensions: [extension] });
+    const zi = await AcpZi.start({ extensions: [extension] });
     await zi.initialize();
-    const first = await zi.newSession(project());
-    const second = await zi.newSession(project());
+    const first = await zi.newSession(AcpZi.project());
+    const second = await zi.newSession(AcpZi.project());
     expect((await zi.prompt(first.sessionId, "/arm")).stopReason).toBe("end_turn");
     await zi.until(() => zi.stderr.includes("timer boom"));
     for (const { sessionId } of [first, second]) expect((await zi.prompt(sessionId, "still there?")).stopReason).toBe("end_turn");
@@ -65,9 +48,9 @@ describe("zi --mode acp on the process shell", () => {
   });
 
   it("an idle session/cancel does not cancel the next prompt", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     for (let round = 0; round < 10; round++) {
       await zi.agent.notify("session/cancel", { sessionId });
       expect((await zi.prompt(sessionId, `round ${round}`)).stopReason).toBe("end_turn");
@@ -76,18 +59,18 @@ describe("zi --mode acp on the process shell", () => {
   });
 
   it("queues a request sent right after initialize, before its answer", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     const init = zi.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const created = zi.agent.request("session/new", { cwd: project(), mcpServers: [] });
+    const created = zi.agent.request("session/new", { cwd: AcpZi.project(), mcpServers: [] });
     expect((await init).protocolVersion).toBe(1);
     expect((await created).sessionId).toEqual(expect.any(String));
     expect(await zi.close()).toBe(0);
   });
 
   it("60 concurrent session/load of one session leave one live session (one journal handle)", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
-    const cwd = project();
+    const cwd = AcpZi.project();
     const { sessionId } = await zi.newSession(cwd);
     await zi.prompt(sessionId, "hello");
     await zi.agent.request("session/close", { sessionId });
@@ -101,23 +84,23 @@ describe("zi --mode acp on the process shell", () => {
   });
 
   it("keeps the session's mode across reconnects: journaled, and restored by session/load and session/resume in a new process", async () => {
-    const first = await start();
+    const first = await AcpZi.start();
     await first.initialize();
-    const cwd = project();
+    const cwd = AcpZi.project();
     const { sessionId, modes } = await first.newSession(cwd);
     expect(modes?.currentModeId).toBe("ask");
     await first.agent.request("session/set_mode", { sessionId, modeId: "full-access" });
     await first.prompt(sessionId, "hello");
     expect(await first.close()).toBe(0);
 
-    const second = await start({ home: first.home });
+    const second = await AcpZi.start({ home: first.home });
     await second.initialize();
     const loaded = await second.agent.request("session/load", { sessionId, cwd, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("full-access");
     await second.agent.request("session/set_mode", { sessionId, modeId: "accept-edits" });
     expect(await second.close()).toBe(0);
 
-    const third = await start({ home: first.home });
+    const third = await AcpZi.start({ home: first.home });
     await third.initialize();
     const resumed = await third.agent.request("session/resume", { sessionId, cwd, mcpServers: [] });
     expect(resumed.modes?.currentModeId).toBe("accept-edits");
@@ -125,9 +108,9 @@ describe("zi --mode acp on the process shell", () => {
   });
 
   it("session/list is Zi's session.list: 3,000 journals all listed, newest first, under an open-file limit of 256", async () => {
-    const first = await start();
+    const first = await AcpZi.start();
     await first.initialize();
-    const cwd = project();
+    const cwd = AcpZi.project();
     const { sessionId } = await first.newSession(cwd);
     await first.prompt(sessionId, "the original");
     expect(await first.close()).toBe(0);
@@ -138,7 +121,7 @@ describe("zi --mode acp on the process shell", () => {
       const id = `copy-${String(copy).padStart(4, "0")}-${sessionId.slice(0, 8)}`;
       writeFileSync(join(sessions, name!.replace(sessionId, id)), journal.split(sessionId).join(id));
     }
-    const zi = await start({ home: first.home, nofile: 256 });
+    const zi = await AcpZi.start({ home: first.home, nofile: 256 });
     await zi.initialize();
     const listed: string[] = [];
     let cursor: string | undefined;
@@ -158,14 +141,14 @@ describe("zi --mode acp on the process shell", () => {
     try {
       let asked!: () => void;
       const question = new Promise<void>((resolve) => (asked = resolve));
-      const zi = await start({
+      const zi = await AcpZi.start({
         settings: { defaultModel: "faux/scripted" },
         fauxScript: { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A" } }] }, { text: "done" }] },
         // Never answered: the question is still open when the editor goes away.
         onPermission: () => (asked(), new Promise<never>(() => undefined)),
       });
       await zi.initialize();
-      const { sessionId } = await zi.newSession(project(), [{ type: "http", name: "remote", url, headers: [] }]);
+      const { sessionId } = await zi.newSession(AcpZi.project(), [{ type: "http", name: "remote", url, headers: [] }]);
       // The model's first call waits for the session's MCP servers: by the question, the server is connected.
       void zi.prompt(sessionId, "write it").catch(() => undefined);
       await question;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { AcpZi } from "../support/acp-zi.js";
@@ -10,20 +10,6 @@ import { OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 const RECORD_EXTENSION = join(process.cwd(), "test/fixtures/record-outcome.extension.mjs");
-let started: AcpZi[] = [];
-
-async function start(options: Parameters<typeof AcpZi.start>[0] = {}): Promise<AcpZi> {
-  const zi = await AcpZi.start(options);
-  started.push(zi);
-  return zi;
-}
-
-/** A project directory (the session's cwd) of its own. */
-function project(): string {
-  const dir = AcpZi.dir("zi-acp-project-");
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 /** The session's mode `full-access`: tools run without asking (for tests about something else). */
 async function fullAccess(zi: AcpZi, sessionId: string): Promise<void> {
@@ -42,22 +28,17 @@ const statuses = (zi: AcpZi, sessionId: string, toolCallId: string) =>
 
 const kinds = (updates: acp.SessionUpdate[]) => updates.map((update) => update.sessionUpdate);
 
-afterEach(async () => {
-  // Every message Zi wrote in the test, checked against the v1 schema shipped in the SDK.
-  const problems = started.flatMap((zi) => zi.schemaProblems());
-  started = [];
-  AcpZi.killAll();
-  expect(problems).toEqual([]);
-});
+// Every message each Zi wrote in the test, checked against the v1 schema shipped in the SDK.
+afterEach(() => expect(AcpZi.killAllChecked()).toEqual([]));
 
 describe("zi --mode acp, driven by the official ACP SDK client", () => {
   it("the issue's check: initialize, session/new, prompt hello, a cancelled second prompt ends, session/list shows the session", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     const init = await zi.initialize();
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
-    const cwd = project();
+    const cwd = AcpZi.project();
     const { sessionId } = await zi.newSession(cwd);
     const first = await zi.prompt(sessionId, "hello");
     expect(first.stopReason).toBe("end_turn");
@@ -75,7 +56,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("advertises only what is wired: images, no audio, MCP over stdio and HTTP (not SSE); embedded context, list, resume, close, fork", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     const init = await zi.initialize();
     expect(init.agentCapabilities).toEqual({
       loadSession: true,
@@ -88,9 +69,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("cancels mid-run: the prompt answers cancelled once a chunk streamed, and the session takes the next prompt", async () => {
-    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "a long and slow reply that never finishes in time", tokensPerSecond: 2 }] } });
+    const zi = await AcpZi.start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "a long and slow reply that never finishes in time", tokensPerSecond: 2 }] } });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     const running = zi.prompt(sessionId, "start");
     await zi.until(() => zi.messageText(sessionId).length > 0);
     await zi.agent.notify("session/cancel", { sessionId });
@@ -101,9 +82,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("maps tool calls: kind, title, locations, pending → in_progress → completed with the whole file's diff; failures; the plan; usage", async () => {
-    const cwd = project();
+    const cwd = AcpZi.project();
     writeFileSync(join(cwd, "notes.txt"), "one\ntwo\n");
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: {
         responses: [
@@ -155,7 +136,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("delegation: the delegate call's progress streams as tool_call_updates, and its result completes it", async () => {
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: {
         responses: [
@@ -166,7 +147,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
       },
     });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     await fullAccess(zi, sessionId);
     expect((await zi.prompt(sessionId, "delegate")).stopReason).toBe("end_turn");
     const calls = zi.updatesOf(sessionId).filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === "d1");
@@ -181,10 +162,10 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
 
   it("session/load replays the journal as updates, in a new process; session/list filters by cwd; resume and close", async () => {
     const home = AcpZi.dir();
-    const cwd = project();
-    const other = project();
+    const cwd = AcpZi.project();
+    const other = AcpZi.project();
     const script = { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }] }, { text: "wrote it" }] };
-    const first = await start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: script });
+    const first = await AcpZi.start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: script });
     await first.initialize();
     const { sessionId } = await first.newSession(cwd);
     await fullAccess(first, sessionId);
@@ -194,7 +175,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     expect(await first.close()).toBe(0);
 
     // The second process's script is spent: faux/scripted echoes.
-    const zi = await start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [] } });
+    const zi = await AcpZi.start({ home, settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [] } });
     await zi.initialize();
     expect((await zi.agent.request("session/list", { cwd })).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
     expect((await zi.agent.request("session/list", {})).sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, elsewhere].sort());
@@ -228,9 +209,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("past 8 live sessions the least recently used idle one is closed, and session/load brings it back", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
-    const cwd = project();
+    const cwd = AcpZi.project();
     const ids: string[] = [];
     for (let i = 0; i < 9; i++) ids.push((await zi.newSession(cwd)).sessionId);
     await expect(zi.prompt(ids[0]!, "evicted?")).rejects.toMatchObject({ code: -32002 });
@@ -240,9 +221,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("model and thinking through config options", async () => {
-    const zi = await start({ fauxScript: { responses: [] } });
+    const zi = await AcpZi.start({ fauxScript: { responses: [] } });
     await zi.initialize();
-    const created = await zi.newSession(project());
+    const created = await zi.newSession(AcpZi.project());
     const model = created.configOptions?.find((option) => option.id === "model");
     expect(model).toMatchObject({ category: "model", type: "select", currentValue: "faux/echo" });
     expect(JSON.stringify(model)).toContain("faux/scripted");
@@ -257,9 +238,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("slash commands: command.list as available_commands_update, /name args invokes the command", async () => {
-    const zi = await start({ extensions: [RECORD_EXTENSION] });
+    const zi = await AcpZi.start({ extensions: [RECORD_EXTENSION] });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
     const commands = zi.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update") as acp.AvailableCommandsUpdate;
     expect(commands.availableCommands).toEqual(expect.arrayContaining([{ name: "record", description: "records an operation outcome" }]));
@@ -272,9 +253,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("prompt content: resource links become mentions, embedded text resources are quoted; images for a text-only model, bad images and blobs are refused", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     await zi.prompt(sessionId, [
       { type: "text", text: "look at" },
       { type: "resource_link", uri: "file:///src/a%20b.ts", name: "a b.ts" },
@@ -300,9 +281,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
       const home = AcpZi.dir();
       const models = [{ id: "vision", name: "Vision", input: ["text", "image"] }];
       writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: { baseUrl: server.baseUrl, apiKey: "sk-local", models } } }));
-      const zi = await start({ home, settings: { defaultModel: "local/vision" } });
+      const zi = await AcpZi.start({ home, settings: { defaultModel: "local/vision" } });
       expect((await zi.initialize()).agentCapabilities?.promptCapabilities?.image).toBe(true);
-      const { sessionId } = await zi.newSession(project());
+      const { sessionId } = await zi.newSession(AcpZi.project());
       const { stopReason } = await zi.prompt(sessionId, [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/png" }]);
       expect(stopReason).toBe("end_turn");
       expect(zi.messageText(sessionId)).toBe("a red pixel");
@@ -317,12 +298,12 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("MCP servers from session/new reach the MCP plugin: the reference server's tools are offered and called", async () => {
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: { responses: [{ toolCalls: [{ id: "m1", name: "mcp__everything__echo", arguments: { message: "hi there" } }] }, { text: "done" }] },
     });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project(), [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ZI_TEST_MARK", value: "1" }] }]);
+    const { sessionId } = await zi.newSession(AcpZi.project(), [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [{ name: "ZI_TEST_MARK", value: "1" }] }]);
     await fullAccess(zi, sessionId);
     expect((await zi.prompt(sessionId, "echo")).stopReason).toBe("end_turn");
     expect(statuses(zi, sessionId, "m1")).toEqual(["pending", "in_progress", "completed"]);
@@ -336,12 +317,12 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     const http = new McpHttpServer();
     const url = await http.start();
     try {
-      const zi = await start({
+      const zi = await AcpZi.start({
         settings: { defaultModel: "faux/scripted" },
         fauxScript: { responses: [{ toolCalls: [{ id: "h1", name: "mcp__remote__whoami", arguments: {} }] }, { text: "done" }] },
       });
       await zi.initialize();
-      const { sessionId } = await zi.newSession(project(), [{ type: "http", name: "remote", url, headers: [{ name: "Authorization", value: "Bearer acp-token" }] }]);
+      const { sessionId } = await zi.newSession(AcpZi.project(), [{ type: "http", name: "remote", url, headers: [{ name: "Authorization", value: "Bearer acp-token" }] }]);
       await fullAccess(zi, sessionId);
       expect((await zi.prompt(sessionId, "who")).stopReason).toBe("end_turn");
       const end = zi.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "h1" && u.status === "completed");
@@ -355,23 +336,23 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
 
   it("MCP servers it cannot connect (SSE) are reported to the user, never silently dropped", async () => {
     const sse: acp.McpServer = { type: "sse", name: "files", url: "http://127.0.0.1:9/sse", headers: [] };
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project(), [sse]);
+    const { sessionId } = await zi.newSession(AcpZi.project(), [sse]);
     await zi.until(() => zi.messageText(sessionId).includes("MCP servers not connected: files"));
     expect(zi.messageText(sessionId)).toContain("SSE servers are not supported");
-    const withNotices = await start();
+    const withNotices = await AcpZi.start();
     await withNotices.initialize({ session: { notices: {} } });
-    const second = await withNotices.newSession(project(), [sse]);
+    const second = await withNotices.newSession(AcpZi.project(), [sse]);
     await withNotices.until(() => withNotices.updatesOf(second.sessionId).some((u) => u.sessionUpdate === "notice"));
     expect(withNotices.updatesOf(second.sessionId).find((u) => u.sessionUpdate === "notice")).toMatchObject({ severity: "warning", title: "MCP servers not connected: files" });
   });
 
   it("permissions: the default mode asks; allow once, reject once, allow always (not asked again), reject always (denied without asking); reads run", async () => {
-    const cwd = project();
+    const cwd = AcpZi.project();
     writeFileSync(join(cwd, "notes.txt"), "notes\n");
     const turn = (call: object) => [{ toolCalls: [call] }, { text: "ok" }];
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: {
         responses: [
@@ -424,11 +405,11 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("session/cancel with a permission request pending: the editor answers cancelled, the call is denied and the prompt answers cancelled", async () => {
-    const cwd = project();
+    const cwd = AcpZi.project();
     let release: (response: acp.RequestPermissionResponse) => void = () => undefined;
     let askedResolve: () => void = () => undefined;
     const askedOnce = new Promise<void>((resolve) => (askedResolve = resolve));
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: { responses: [{ toolCalls: [{ id: "w1", name: "write", arguments: { path: "a.txt", content: "A\n" } }] }, { text: "never" }] },
       onPermission: () => {
@@ -450,9 +431,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("session/set_mode: accept-edits writes in cwd without asking and asks for commands; full-access asks nothing; an unknown mode is refused", async () => {
-    const cwd = project();
+    const cwd = AcpZi.project();
     const asked: string[] = [];
-    const zi = await start({
+    const zi = await AcpZi.start({
       settings: { defaultModel: "faux/scripted" },
       fauxScript: {
         responses: [
@@ -482,9 +463,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("a failed model call answers the prompt with a JSON-RPC error carrying the provider's message", async () => {
-    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ error: { message: "provider exploded" } }] } });
+    const zi = await AcpZi.start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ error: { message: "provider exploded" } }] } });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     await expect(zi.prompt(sessionId, "go")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("provider exploded") });
   });
 
@@ -497,7 +478,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("bad input gets JSON-RPC errors and never a crash; stdout carries only JSON-RPC", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     zi.writeRaw("{ not json\n");
     zi.writeRaw("[1,2]\n");
     await expect(zi.agent.request("session/new", { cwd: "/tmp", mcpServers: [] })).rejects.toMatchObject({ code: -32600 });
@@ -506,7 +487,7 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     await expect(zi.agent.request("session/new", { cwd: 42 })).rejects.toMatchObject({ code: -32602 });
     await expect(zi.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
     await expect(zi.prompt("no-such-session", "hi")).rejects.toMatchObject({ code: -32002 });
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     expect((await zi.prompt(sessionId, "still alive")).stopReason).toBe("end_turn");
     expect(zi.written.filter((message) => message.id === null).map((message) => (message.error as { code: number }).code)).toEqual([-32700, -32600]);
     expect(zi.written.every((message) => message.jsonrpc === "2.0")).toBe(true);
@@ -514,12 +495,12 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("what an extension prints goes to stderr, never into the protocol", async () => {
-    const dir = project();
+    const dir = AcpZi.project();
     const noisy = join(dir, "noisy.extension.mjs");
     writeFileSync(noisy, 'export default () => { console.log("noise on console.log"); process.stdout.write("noise on stdout\\n"); };\n');
-    const zi = await start({ extensions: [noisy] });
+    const zi = await AcpZi.start({ extensions: [noisy] });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     expect((await zi.prompt(sessionId, "quiet?")).stopReason).toBe("end_turn");
     expect(zi.rawLines.some((line) => line.includes("noise"))).toBe(false);
     // stderr is another pipe: its bytes may arrive after the answer.
@@ -527,9 +508,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("a cancel during a slash command interrupts it and answers cancelled", async () => {
-    const zi = await start({ extensions: [RECORD_EXTENSION] });
+    const zi = await AcpZi.start({ extensions: [RECORD_EXTENSION] });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     await zi.until(() => zi.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
     const hanging = zi.prompt(sessionId, "/hang");
     // The command is running once its title update is out (sent just before it is invoked).
@@ -539,9 +520,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("session/close during a prompt answers it cancelled", async () => {
-    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow", tokensPerSecond: 2 }] } });
+    const zi = await AcpZi.start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow", tokensPerSecond: 2 }] } });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     const running = zi.prompt(sessionId, "start");
     await zi.until(() => zi.messageText(sessionId).length > 0);
     await zi.agent.request("session/close", { sessionId });
@@ -549,11 +530,11 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("SIGTERM ends Zi with 143; a record over 16 MiB is fatal framing (exit 1)", async () => {
-    const zi = await start();
+    const zi = await AcpZi.start();
     await zi.initialize();
     zi.child.kill("SIGTERM");
     expect(await zi.exited).toBe(143);
-    const big = await start();
+    const big = await AcpZi.start();
     await big.initialize();
     big.writeRaw(`${"x".repeat(16 * 1024 * 1024 + 1)}\n`);
     expect(await big.exited).toBe(1);
@@ -561,9 +542,9 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
   });
 
   it("stdin closing mid-run ends Zi with exit code 0 and the journal intact", async () => {
-    const zi = await start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow slow", tokensPerSecond: 2 }] } });
+    const zi = await AcpZi.start({ settings: { defaultModel: "faux/scripted" }, fauxScript: { responses: [{ text: "slow slow slow slow slow", tokensPerSecond: 2 }] } });
     await zi.initialize();
-    const { sessionId } = await zi.newSession(project());
+    const { sessionId } = await zi.newSession(AcpZi.project());
     void zi.prompt(sessionId, "keep this prompt").catch(() => undefined);
     await zi.until(() => zi.messageText(sessionId).length > 0);
     expect(await zi.close()).toBe(0);

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gone, pidFrom, running, sleep, twoSleepingWorkers, writtenPids } from "../support/tool-processes.js";
+import { gone, isAlive, pidFrom, sleep, twoSleepingWorkers, writtenPids } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 // Issue 16, items 1 and 10: Zi kills only process groups that are still its tools', and tool
@@ -63,7 +63,7 @@ describe("the exit sweep kills only groups that are still the tools'", () => {
     expect(await zi.exited).toEqual({ code: 143, signal: null });
     // Zi's exit handler ran before the exit was reported: a kill it sent would already have landed.
     await sleep(200);
-    expect(running(unrelated.pid!)).toBe(true);
+    expect(isAlive(unrelated.pid!)).toBe(true);
     zi.assertWellFormed();
   }, 30_000);
 
@@ -73,7 +73,7 @@ describe("the exit sweep kills only groups that are still the tools'", () => {
     const zi = new ZiProcess({ ziHome: dir, fauxScript: { responses: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }] } });
     await bashThenIdle(zi);
     const job = await pidFrom(join(dir, "job"));
-    expect(running(job)).toBe(true);
+    expect(isAlive(job)).toBe(true);
     zi.child.kill("SIGTERM");
     expect(await zi.exited).toEqual({ code: 143, signal: null });
     expect(await gone(job)).toBe(true);

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { memoryOf } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -11,12 +12,6 @@ const MiB = 1024 * 1024;
 /** A PATH with no `rg` on it: Zi falls back to its Node search. */
 const NO_RIPGREP = { PATH: tempDir("zi-e2e-no-rg-path-") };
 
-/** Resident memory of a live process, and its peak since it started (/proc, Linux). */
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)![1]) * 1024;
-  return { rss: field("VmRSS"), peak: field("VmHWM") };
-}
 
 /** Zi with the faux provider scripted to make `calls` one after the other, then say "done". */
 async function scripted(cwd: string, calls: { name: string; arguments: object }[], env: Record<string, string> = {}): Promise<ZiProcess> {
@@ -45,12 +40,12 @@ describe.each([
       { name: "grep", arguments: { pattern: "x", path: "/dev/zero" } },
       { name: "read", arguments: { path: "/dev/zero" } },
     ], env);
-    const before = memory(zi.child.pid!);
+    const before = memoryOf(zi.child.pid!);
     const [urandom, zero, read] = await runPrompt(zi);
     expect([urandom.isError, textOf(urandom)]).toEqual([true, "grep: /dev/urandom is not a regular file."]);
     expect([zero.isError, textOf(zero)]).toEqual([true, "grep: /dev/zero is not a regular file."]);
     expect(read.isError).toBe(true);
-    expect(memory(zi.child.pid!).peak).toBeLessThan(before.rss + 50 * MiB);
+    expect(memoryOf(zi.child.pid!).peak).toBeLessThan(before.rss + 50 * MiB);
     expect((await zi.close()).code).toBe(0);
   });
 
@@ -117,11 +112,11 @@ describe("ripgrep's output is bounded in bytes", () => {
     const project = tempDir("zi-e2e-long-line-");
     writeFileSync(join(project, "long.txt"), `${"function ".repeat((24 * MiB) / 9)}\nfunction short\n`);
     const zi = await scripted(project, [{ name: "grep", arguments: { pattern: "function" } }]);
-    const before = memory(zi.child.pid!);
+    const before = memoryOf(zi.child.pid!);
     const [grep] = await runPrompt(zi);
     const lines = textOf(grep).split("\n");
     expect(lines).toEqual([`long.txt:1: ${"function ".repeat(55)}funct…`, "long.txt:2: function short"]);
-    expect(memory(zi.child.pid!).peak).toBeLessThan(before.rss + 50 * MiB);
+    expect(memoryOf(zi.child.pid!).peak).toBeLessThan(before.rss + 50 * MiB);
     expect((await zi.close()).code).toBe(0);
   });
 });

@@ -12,12 +12,11 @@ const normalize = (screen: string) =>
     .join("\n")
     .replace(/\n+$/, "\n");
 
-let zi: TmuxZi | undefined;
-afterEach(() => zi?.kill());
+afterEach(() => TmuxZi.killAll());
 
 describe("docs/interactive.md's captured screen", () => {
   it("is what zi draws at 80x24 while a tool call waits for approval (ZI_UPDATE_SCREENS=1 rewrites it)", async () => {
-    zi = new TmuxZi({
+    const zi = new TmuxZi({
       args: ["--model", "faux/scripted"],
       width: 80,
       height: 24,
@@ -28,8 +27,7 @@ describe("docs/interactive.md's captured screen", () => {
       ],
     });
     await zi.waitFor("thinking off");
-    zi.type("make an empty notes.txt");
-    zi.keys("Enter");
+    zi.submit("make an empty notes.txt");
     const screen = normalize(await zi.waitFor("n deny"));
     const doc = readFileSync(DOC, "utf8");
     if (process.env.ZI_UPDATE_SCREENS === "1") writeFileSync(DOC, doc.replace(BLOCK, (_all, open: string, _old: string, close: string) => `${open}${screen}${close}`));

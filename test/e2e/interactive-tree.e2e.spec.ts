@@ -3,34 +3,20 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TmuxZi } from "../support/tmux-zi.js";
 
-const started: TmuxZi[] = [];
-afterEach(() => {
-  for (const zi of started.splice(0)) zi.kill();
-});
-const open = (options: ConstructorParameters<typeof TmuxZi>[0]) => {
-  const zi = new TmuxZi(options);
-  started.push(zi);
-  return zi;
-};
-const footerNames = (model: string) => (screen: string) => screen.split("\n").some((line) => /thinking \w+\s*$/.test(line) && line.includes(model));
-const send = (zi: TmuxZi, text: string) => {
-  zi.type(text);
-  zi.keys("Enter");
-};
-/** The list's highlighted row (pi-tui's `→ ` prefix) holds `text`. */
-const selectedRow = (screen: string): string => screen.split("\n").find((line) => line.includes("→ ")) ?? "";
-const highlighted = (text: string) => (screen: string) => selectedRow(screen).includes(text);
+afterEach(() => TmuxZi.killAll());
+/** The list's highlighted row holds `text`. */
+const highlighted = (text: string) => (screen: string) => TmuxZi.selectedRow(screen).includes(text);
 const journals = (home: string): string[] => readdirSync(join(home, "sessions"), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".jsonl"));
 
 describe("the session tree in the interactive mode (tmux, 100x30)", () => {
   it("/fork: pick a prompt, a new session holds the conversation before it and the prompt is back in the editor", async () => {
-    const zi = open({ args: ["--model", "faux/echo"] });
-    await zi.waitFor(footerNames("faux/echo"));
-    send(zi, "one");
+    const zi = new TmuxZi({ args: ["--model", "faux/echo"] });
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
+    zi.submit("one");
     await zi.waitFor("Echo: one");
-    send(zi, "two");
+    zi.submit("two");
     await zi.waitFor("Echo: two");
-    send(zi, "/fork");
+    zi.submit("/fork");
     await zi.waitFor("Fork before which prompt?");
     await zi.waitFor(highlighted("two"));
     zi.keys("Enter");
@@ -41,33 +27,33 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
     // The prompt is in the editor: Enter sends it, in the fork.
     zi.keys("Enter");
     await zi.waitFor("Echo: two");
-    send(zi, "/exit");
+    zi.submit("/exit");
     expect(await zi.exitStatus()).toBe(0);
   }, 60000);
 
   it("/rewind both: a file changed by hand refuses with the report, forcing restores it; the transcript goes back; /tree shows the branch left", async () => {
-    const zi = open({
+    const zi = new TmuxZi({
       args: ["--model", "faux/scripted"],
       settings: { permissions: { default: "allow" } },
       fauxScript: [{ text: "first answer" }, { toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "changed by zi\n" } }] }, { text: "wrote it" }],
     });
     writeFileSync(join(zi.cwd, "a.txt"), "original\n");
-    await zi.waitFor(footerNames("faux/scripted"));
-    send(zi, "first");
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("first");
     await zi.waitFor("first answer");
-    send(zi, "second");
+    zi.submit("second");
     await zi.waitFor("wrote it");
     expect(readFileSync(join(zi.cwd, "a.txt"), "utf8")).toBe("changed by zi\n");
     writeFileSync(join(zi.cwd, "a.txt"), "edited by hand\n");
 
-    send(zi, "/rewind");
+    zi.submit("/rewind");
     await zi.waitFor("Rewind to which point?");
     await zi.waitFor(highlighted("zi: wrote it"));
     // Up, one row at a time (each press waits for the highlight to move), to the first answer.
-    while (!selectedRow(zi.screen()).includes("zi: first answer")) {
-      const before = selectedRow(zi.screen());
+    while (!TmuxZi.selectedRow(zi.screen()).includes("zi: first answer")) {
+      const before = TmuxZi.selectedRow(zi.screen());
       zi.keys("Up");
-      await zi.waitFor((screen) => selectedRow(screen) !== before);
+      await zi.waitFor((screen) => TmuxZi.selectedRow(screen) !== before);
     }
     zi.keys("Enter");
     await zi.waitFor(highlighted("conversation and files"));
@@ -84,7 +70,7 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
     expect(rewound).toContain("first answer");
     expect(readFileSync(join(zi.cwd, "a.txt"), "utf8")).toBe("original\n");
 
-    send(zi, "/tree");
+    zi.submit("/tree");
     await zi.waitFor("Go to which point?");
     const tree = await zi.waitFor("○ zi: wrote it");
     expect(tree).toMatch(/● zi: first answer/);
@@ -93,17 +79,17 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
   }, 60000);
 
   it("/export writes the session as an HTML page and prints its path; /compact summarises the older context", async () => {
-    const zi = open({
+    const zi = new TmuxZi({
       args: ["--model", "faux/scripted"],
       settings: { compaction: { keepRecentTokens: 1024 } },
       fauxScript: [{ text: `long ${"answer ".repeat(900)}` }, { text: "short answer" }, { text: "THE SUMMARY" }],
     });
-    await zi.waitFor(footerNames("faux/scripted"));
-    send(zi, "tell me everything");
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("tell me everything");
     await zi.waitFor((screen) => screen.includes("answer answer") && !screen.includes("working…"));
-    send(zi, "and briefly");
+    zi.submit("and briefly");
     await zi.waitFor("short answer");
-    send(zi, "/export");
+    zi.submit("/export");
     await zi.waitFor("exported (");
     const pages = readdirSync(join(zi.home, "exports")).filter((name) => name.endsWith(".html"));
     expect(pages).toHaveLength(1);
@@ -111,7 +97,7 @@ describe("the session tree in the interactive mode (tmux, 100x30)", () => {
     expect(page).toContain("tell me everything");
     expect(zi.screen().replace(/\s+/g, "")).toContain(join(zi.home, "exports", pages[0]!));
 
-    send(zi, "/compact keep the file names");
+    zi.submit("/compact keep the file names");
     await zi.waitFor("the model now reads a summary of the older part");
     expect(zi.screen()).toContain("context compacted");
   }, 60000);

@@ -3,34 +3,22 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TmuxZi } from "../support/tmux-zi.js";
 
-const started: TmuxZi[] = [];
-afterEach(() => {
-  for (const zi of started.splice(0)) zi.kill();
-});
-const open = (options: ConstructorParameters<typeof TmuxZi>[0]) => {
-  const zi = new TmuxZi(options);
-  started.push(zi);
-  return zi;
-};
+afterEach(() => TmuxZi.killAll());
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
-/** The footer's first line names the model. */
-const footerNames = (model: string) => (screen: string) => screen.split("\n").some((line) => /thinking \w+\s*$/.test(line) && line.includes(model));
 
 describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
   it("zi --model faux/echo: hello and Enter shows the answer and a footer naming the model; /exit ends with status 0", async () => {
-    const zi = open({ args: ["--model", "faux/echo"] });
-    await zi.waitFor(footerNames("faux/echo"));
-    zi.type("hello");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/echo"] });
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
+    zi.submit("hello");
     const screen = await zi.waitFor("Echo: hello");
-    expect(footerNames("faux/echo")(screen)).toBe(true);
-    zi.type("/exit");
-    zi.keys("Enter");
+    expect(TmuxZi.footerNames("faux/echo")(screen)).toBe(true);
+    zi.submit("/exit");
     expect(await zi.exitStatus()).toBe(0);
   }, 60000);
 
   it('zi "text" opens with that first prompt sent', async () => {
-    const zi = open({ args: ["--model", "faux/echo", "first words"] });
+    const zi = new TmuxZi({ args: ["--model", "faux/echo", "first words"] });
     await zi.waitFor("Echo: first words");
     zi.keys("C-c");
     await zi.waitFor("press Ctrl+C again to exit");
@@ -39,27 +27,24 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
   }, 60000);
 
   it("with no provider configured says how to configure one and offers the offline models; /model picks one", async () => {
-    const zi = open({ args: [] });
+    const zi = new TmuxZi({ args: [] });
     await zi.waitFor("No provider is configured");
     expect(zi.screen()).toContain("/model faux/echo");
-    zi.type("/model faux/echo");
-    zi.keys("Enter");
-    await zi.waitFor(footerNames("faux/echo"));
-    zi.type("hi");
-    zi.keys("Enter");
+    zi.submit("/model faux/echo");
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
+    zi.submit("hi");
     await zi.waitFor("Echo: hi");
   }, 60000);
 
   it("asks before a tool call: y allows once, n denies, a allows always (the same call then runs unasked)", async () => {
-    const zi = open({
+    const zi = new TmuxZi({
       args: ["--model", "faux/scripted"],
       settings: { permissions: { default: "ask" } },
       fauxScript: [bash("touch once.txt"), { text: "first done" }, bash("touch denied.txt"), { text: "second done" }, bash("touch always.txt"), { text: "third done" }, bash("touch always.txt"), { text: "fourth done" }],
     });
-    await zi.waitFor(footerNames("faux/scripted"));
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
     const ask = async (prompt: string, key: string, done: string) => {
-      zi.type(prompt);
-      zi.keys("Enter");
+      zi.submit(prompt);
       await zi.waitFor("Allow bash?");
       zi.type(key);
       return zi.waitFor(done);
@@ -72,71 +57,62 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
     await ask("three", "a", "third done");
     expect(existsSync(join(zi.cwd, "always.txt"))).toBe(true);
     // The session rule answers the same call now: no prompt, the run goes through.
-    zi.type("four");
-    zi.keys("Enter");
+    zi.submit("four");
     await zi.waitFor("fourth done");
   }, 60000);
 
   it("Esc interrupts a streaming answer", async () => {
-    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "word ".repeat(400), tokensPerSecond: 20 }, { text: "after the interrupt" }] });
-    await zi.waitFor(footerNames("faux/scripted"));
-    zi.type("go");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "word ".repeat(400), tokensPerSecond: 20 }, { text: "after the interrupt" }] });
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("go");
     await zi.waitFor("working… (Esc interrupts)");
     zi.keys("Escape");
     await zi.waitFor(/^\s*interrupted\s*$/m);
     await zi.waitFor((screen) => !screen.includes("working…"));
-    zi.type("again");
-    zi.keys("Enter");
+    zi.submit("again");
     await zi.waitFor("after the interrupt");
   }, 60000);
 
   it("Enter while a run is going on steers it: the steer is delivered and answered in the same run", async () => {
-    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "streaming ".repeat(60), tokensPerSecond: 60 }, { text: "steered answer" }] });
-    await zi.waitFor(footerNames("faux/scripted"));
-    zi.type("go");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "streaming ".repeat(60), tokensPerSecond: 60 }, { text: "steered answer" }] });
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("go");
     await zi.waitFor("working… (Esc interrupts)");
-    zi.type("turn left");
-    zi.keys("Enter");
+    zi.submit("turn left");
     await zi.waitFor("steering: turn left");
     const screen = await zi.waitFor("steered answer");
     expect(screen).toMatch(/turn left/);
   }, 60000);
 
   it("slash commands: /help lists commands and keys, /thinking sets the level shown in the footer", async () => {
-    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "x" }] });
-    await zi.waitFor(footerNames("faux/scripted"));
-    zi.type("/help");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "x" }] });
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("/help");
     const help = await zi.waitFor("/permissions");
     for (const name of ["/model", "/thinking", "/new", "/resume", "/compact", "/usage", "/mcp", "/exit"]) expect(help).toContain(name);
-    zi.type("/thinking low");
-    zi.keys("Enter");
-    await zi.waitFor(footerNames("thinking low"));
+    zi.submit("/thinking low");
+    await zi.waitFor(TmuxZi.footerNames("thinking low"));
   }, 60000);
 
   it("redraws to a new size: the footer fits the narrower width and the session goes on", async () => {
-    const zi = open({ args: ["--model", "faux/echo"] });
-    await zi.waitFor(footerNames("faux/echo"));
-    zi.type("before");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/echo"] });
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
+    zi.submit("before");
     await zi.waitFor("Echo: before");
     zi.resize(60, 20);
     // Redrawn, not merely reflowed by tmux (which cuts the old 100-column rules into 60 + 40): every
     // rule spans exactly the new width, the transcript and the footer are there again.
     const rules = (screen: string) => screen.split("\n").filter((line) => line.includes("─"));
     const narrow = await zi.waitFor(
-      (screen) => rules(screen).length === 2 && rules(screen).every((line) => line === "─".repeat(60)) && screen.includes("Echo: before") && footerNames("faux/echo")(screen),
+      (screen) => rules(screen).length === 2 && rules(screen).every((line) => line === "─".repeat(60)) && screen.includes("Echo: before") && TmuxZi.footerNames("faux/echo")(screen),
     );
     expect(narrow.split("\n").every((line) => line.length <= 60)).toBe(true);
-    zi.type("after");
-    zi.keys("Enter");
+    zi.submit("after");
     await zi.waitFor("Echo: after");
   }, 60000);
 
   it("renders markdown with code highlighted, folds thinking until Ctrl+T, and shows a tool call's title and result", async () => {
-    const zi = open({
+    const zi = new TmuxZi({
       args: ["--model", "faux/scripted"],
       settings: { permissions: { default: "allow" } },
       fauxScript: [
@@ -144,9 +120,8 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
         { text: "# Title\n\n```js\nconst answer = 42;\n```" },
       ],
     });
-    await zi.waitFor(footerNames("faux/scripted"));
-    zi.type("show me");
-    zi.keys("Enter");
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("show me");
     const screen = await zi.waitFor("const answer = 42;");
     expect(screen).toMatch(/✓ bash execute .*echo tool-output-here/);
     expect(screen).toContain("tool-output-here");
@@ -161,10 +136,9 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
   }, 60000);
 
   it("Alt+Enter while a run is going on queues a follow-up, answered after the run's reply", async () => {
-    const zi = open({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "busy ".repeat(60), tokensPerSecond: 60 }, { text: "follow-up answered" }] });
-    await zi.waitFor(footerNames("faux/scripted"));
-    zi.type("go");
-    zi.keys("Enter");
+    const zi = new TmuxZi({ args: ["--model", "faux/scripted"], fauxScript: [{ text: "busy ".repeat(60), tokensPerSecond: 60 }, { text: "follow-up answered" }] });
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
+    zi.submit("go");
     await zi.waitFor("working… (Esc interrupts)");
     zi.type("and then this");
     zi.keys("M-Enter");
@@ -173,28 +147,23 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
   }, 60000);
 
   it("-c continues this directory's latest session (its transcript and model); --resume picks one; /new starts afresh", async () => {
-    const first = open({ args: ["--model", "faux/echo"] });
-    await first.waitFor(footerNames("faux/echo"));
-    first.type("remember this");
-    first.keys("Enter");
+    const first = new TmuxZi({ args: ["--model", "faux/echo"] });
+    await first.waitFor(TmuxZi.footerNames("faux/echo"));
+    first.submit("remember this");
     await first.waitFor("Echo: remember this");
-    first.type("/exit");
-    first.keys("Enter");
+    first.submit("/exit");
     expect(await first.exitStatus()).toBe(0);
     // Same ZI_HOME and directory as the first run.
-    const again = (args: string[]) => open({ args, reuse: first });
+    const again = (args: string[]) => new TmuxZi({ args, reuse: first });
     const continued = again(["-c"]);
-    const screen = await continued.waitFor((s) => s.includes("Echo: remember this") && footerNames("faux/echo")(s));
+    const screen = await continued.waitFor((s) => s.includes("Echo: remember this") && TmuxZi.footerNames("faux/echo")(s));
     expect(screen).toContain("remember this");
-    continued.type("/new");
-    continued.keys("Enter");
+    continued.submit("/new");
     // A new session, with the model the last one used.
-    await continued.waitFor((s) => !s.includes("Echo: remember this") && footerNames("faux/echo")(s));
-    continued.type("fresh");
-    continued.keys("Enter");
+    await continued.waitFor((s) => !s.includes("Echo: remember this") && TmuxZi.footerNames("faux/echo")(s));
+    continued.submit("fresh");
     await continued.waitFor("Echo: fresh");
-    continued.type("/exit");
-    continued.keys("Enter");
+    continued.submit("/exit");
     expect(await continued.exitStatus()).toBe(0);
     const resumed = again(["--resume"]);
     await resumed.waitFor("Continue which session?");
@@ -208,24 +177,22 @@ describe("zi on a terminal (tmux, 100x30, fresh ZI_HOME)", () => {
   }, 90000);
 
   it("an extension's command is completed after / and runs with command.invoke, its message shown", async () => {
-    const zi = open({ args: ["--model", "faux/echo", "--extension", resolve("test/fixtures/record-outcome.extension.mjs")] });
-    await zi.waitFor(footerNames("faux/echo"));
+    const zi = new TmuxZi({ args: ["--model", "faux/echo", "--extension", resolve("test/fixtures/record-outcome.extension.mjs")] });
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
     zi.type("/rec");
     await zi.waitFor("records an operation outcome");
     zi.keys("Tab");
     await zi.waitFor((screen) => !screen.includes("records an operation outcome"));
-    zi.type(" first");
-    zi.keys("Enter");
+    zi.submit(" first");
     await zi.waitFor("recorded first");
-    zi.type("/help");
-    zi.keys("Enter");
+    zi.submit("/help");
     await zi.waitFor(/\/record\s+records an operation outcome \(extension\)/);
   }, 60000);
 
   it("@ completes a file path of the working directory; Up recalls what was sent", async () => {
-    const zi = open({ args: ["--model", "faux/echo"] });
+    const zi = new TmuxZi({ args: ["--model", "faux/echo"] });
     writeFileSync(join(zi.cwd, "notes-file.md"), "x");
-    await zi.waitFor(footerNames("faux/echo"));
+    await zi.waitFor(TmuxZi.footerNames("faux/echo"));
     zi.type("read @notes");
     await zi.waitFor("notes-file.md");
     zi.keys("Tab");

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { memoryOf } from "../support/tool-processes.js";
 
 const ZI = resolve("dist/bin/zi.js");
 
@@ -54,9 +55,9 @@ setInterval(() => {}, 1000);
     const zi = spawn(process.execPath, [ZI, "--mode", "rpc", "--no-session"], { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, ZI_HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
     const ready = new Promise<void>((resolve) => zi.stdout.once("data", () => resolve()));
     await ready;
-    const before = rssBytes(zi.pid!);
+    const before = memoryOf(zi.pid!).rss;
     await flooded;
-    const grew = rssBytes(zi.pid!) - before;
+    const grew = memoryOf(zi.pid!).rss - before;
     // Now read what Zi's stderr held: the server's lines, rate-limited, and the count of those dropped.
     let read = 0;
     let tail = "";
@@ -113,8 +114,3 @@ describe("a full disk", () => {
     expect(stderr).toContain("ENOSPC");
   }, 60_000);
 });
-
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(match![1]) * 1024;
-}

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
-import { pidFrom, running, sleep } from "../support/tool-processes.js";
+import { isAlive, pidFrom, sleep } from "../support/tool-processes.js";
 import { ZiProcess } from "../support/zi-process.js";
 
 afterEach(() => ZiProcess.killAll());
@@ -44,15 +44,15 @@ describe("shutdown with a bash tool whose children ignore SIGTERM", () => {
       zi.request("w", "session.await_idle", {});
       const shell = await pidFrom(pidFile);
       const sleeper = await pidFrom(`${pidFile}.sleep`);
-      expect(running(shell) && running(sleeper)).toBe(true);
+      expect(isAlive(shell) && isAlive(sleeper)).toBe(true);
       end(zi, how);
       const exit = await zi.exited;
       expect(exit).toEqual({ code: EXIT_CODES[how], signal: null });
       expect(answered(zi, "p")).toBeDefined();
       expect(answered(zi, "w")).toBeDefined();
       // Zi sent SIGKILL to the group before it exited; the kernel may take a moment to tear it down.
-      for (let i = 0; i < 100 && (running(shell) || running(sleeper)); i++) await sleep(20);
-      expect({ shell: running(shell), sleeper: running(sleeper) }).toEqual({ shell: false, sleeper: false });
+      for (let i = 0; i < 100 && (isAlive(shell) || isAlive(sleeper)); i++) await sleep(20);
+      expect({ shell: isAlive(shell), sleeper: isAlive(sleeper) }).toEqual({ shell: false, sleeper: false });
       zi.assertWellFormed();
     }, 30_000);
   }

@@ -89,6 +89,8 @@ export interface AcpZiOptions {
  */
 export class AcpZi {
   private static readonly live = new Set<AcpZi>();
+  /** Every Zi started since the last killAll, closed ones too: killAllChecked checks what each wrote. */
+  private static readonly started: AcpZi[] = [];
   private static readonly dirs: string[] = [];
   readonly updates: acp.SessionNotification[] = [];
   /** Every line Zi wrote to stdout, parsed. */
@@ -108,11 +110,16 @@ export class AcpZi {
     this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
   }
 
-  /** A fresh directory, removed by `cleanup`. */
+  /** A fresh directory, removed by `killAll`. */
   static dir(prefix = "zi-acp-"): string {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     AcpZi.dirs.push(dir);
     return dir;
+  }
+
+  /** A project directory (a session's cwd) of its own, removed by `killAll`. */
+  static project(): string {
+    return AcpZi.dir("zi-acp-project-");
   }
 
   static async start(options: AcpZiOptions = {}): Promise<AcpZi> {
@@ -177,6 +184,7 @@ export class AcpZi {
     });
     for (const line of pendingLines) self.record(line);
     AcpZi.live.add(self);
+    AcpZi.started.push(self);
     void self.exited.then(() => AcpZi.live.delete(self!));
     return self;
   }
@@ -246,7 +254,18 @@ export class AcpZi {
   static killAll(): void {
     for (const zi of AcpZi.live) zi.child.kill("SIGKILL");
     AcpZi.live.clear();
+    AcpZi.started.length = 0;
     for (const dir of AcpZi.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * For a spec's afterEach: the schema problems in every message written by each Zi started since the
+   * last killAll (checked against the SDK's v1 schema, or its unstable one for UNSTABLE_METHODS), then killAll.
+   */
+  static killAllChecked(): string[] {
+    const problems = AcpZi.started.flatMap((zi) => zi.schemaProblems());
+    AcpZi.killAll();
+    return problems;
   }
 
   private record(line: string): void {

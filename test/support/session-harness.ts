@@ -3,6 +3,7 @@ import { SessionJournal } from "../../core/journal/session-journal.js";
 import { AgentSession } from "../../core/session/agent-session.js";
 import type { AgentSessionOptions } from "../../core/session/agent-session-options.js";
 import type { AgentSessionEvent, SessionEventOf, SessionEventType } from "../../core/wire/session-types.js";
+import { HeldReply } from "./deferred.js";
 import { FauxRuntime } from "./faux-runtime.js";
 import type { FauxRuntimeOptions } from "./faux-runtime.js";
 
@@ -53,6 +54,18 @@ export class SessionHarness {
   async ask(text: string): Promise<void> {
     await this.session.prompt({ delivery: "direct", text });
     await this.idle();
+  }
+
+  /**
+   * Starts a direct prompt whose run is held at its first model call: the model answers `first` once
+   * the test calls `release()`, then `rest`. Resolves when the model has been called (the run is busy).
+   */
+  async heldRun(prompt: { text: string; completionId?: string }, first: PiAi.AssistantMessage, ...rest: PiAi.FauxResponseStep[]): Promise<HeldReply<PiAi.AssistantMessage>> {
+    const held = new HeldReply(first);
+    this.runtime.respond(held.step, ...rest);
+    await this.session.prompt({ delivery: "direct", ...prompt });
+    await held.called.promise;
+    return held;
   }
 
   async idle(): Promise<void> {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { memoryOf, sleep } from "./tool-processes.js";
 import { ZI_BIN } from "./zi-process.js";
 
 export interface StalledReaderRun {
@@ -27,8 +27,7 @@ export interface StalledReaderOptions {
   onResume?: () => void;
 }
 
-const rssMiB = (pid: number): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rssMiB = (pid: number): number => memoryOf(pid).rss / (1024 * 1024);
 
 /**
  * A client that stops reading Zi's stdout as soon as the reply's first delta arrives, samples Zi's RSS

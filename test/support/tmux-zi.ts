@@ -8,6 +8,9 @@ const POLL_MS = 25;
 const DEADLINE_MS = 20000;
 let serial = 0;
 
+/** What a screen is waited for: text on it, a pattern, or a predicate. */
+type Expected = string | RegExp | ((screen: string) => boolean);
+
 export interface TmuxZiOptions {
   args: string[];
   /** ZI_HOME's settings.json. */
@@ -25,6 +28,7 @@ export interface TmuxZiOptions {
  * file by the pane's shell once zi ends.
  */
 export class TmuxZi {
+  private static readonly live = new Set<TmuxZi>();
   readonly dir: string;
   readonly home: string;
   readonly cwd: string;
@@ -50,6 +54,22 @@ export class TmuxZi {
     const env = [`PATH=${process.env.PATH ?? ""}`, `ZI_HOME=${this.home}`, `HOME=${this.dir}`, "TERM=xterm-256color"].map(quote).join(" ");
     const command = `env -i ${env} ${quote(process.execPath)} ${quote(ZI_BIN)} ${args.map(quote).join(" ")}; echo $? > ${quote(this.statusFile)}; sleep 3600`;
     execFileSync("tmux", ["-L", this.socket, "-f", "/dev/null", "new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 30), "-c", this.cwd, command]);
+    TmuxZi.live.add(this);
+  }
+
+  /** A screen predicate: the footer's line names `model` (beside the thinking level, at its end). */
+  static footerNames(model: string): (screen: string) => boolean {
+    return (screen) => screen.split("\n").some((line) => /thinking \w+\s*$/.test(line) && line.includes(model));
+  }
+
+  /** The highlighted row of a list on the screen (pi-tui's `→ ` prefix), or "". */
+  static selectedRow(screen: string): string {
+    return screen.split("\n").find((line) => line.includes("→ ")) ?? "";
+  }
+
+  /** Every instance not yet killed, killed (a spec's afterEach: no terminal outlives a failed test). */
+  static killAll(): void {
+    for (const zi of TmuxZi.live) zi.kill();
   }
 
   /** Keys as tmux names them (`Enter`, `Escape`, `C-c`, `M-Enter`) or literal text with `literal`. */
@@ -59,6 +79,12 @@ export class TmuxZi {
 
   type(text: string): void {
     execFileSync("tmux", ["-L", this.socket, "send-keys", "-l", text]);
+  }
+
+  /** `text` typed, then Enter. */
+  submit(text: string): void {
+    this.type(text);
+    this.keys("Enter");
   }
 
   /** The visible screen as text; with `escapes`, with its colours (SGR sequences) too. */
@@ -71,8 +97,8 @@ export class TmuxZi {
   }
 
   /** Resolves with the screen once `expected` is on it; throws with the screen at the deadline. */
-  async waitFor(expected: string | RegExp | ((screen: string) => boolean), deadlineMs = DEADLINE_MS): Promise<string> {
-    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
+  async waitFor(expected: Expected, deadlineMs = DEADLINE_MS): Promise<string> {
+    const test = TmuxZi.matcher(expected);
     const deadline = Date.now() + deadlineMs;
     for (;;) {
       const screen = this.screen();
@@ -88,8 +114,8 @@ export class TmuxZi {
    * screen that meets `expected` and is unchanged one poll later is a finished frame; use this before
    * asserting that something is gone.
    */
-  async waitForSettled(expected: string | RegExp | ((screen: string) => boolean), deadlineMs = DEADLINE_MS): Promise<string> {
-    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
+  async waitForSettled(expected: Expected, deadlineMs = DEADLINE_MS): Promise<string> {
+    const test = TmuxZi.matcher(expected);
     let previous: string | undefined;
     return this.waitFor((screen) => {
       const settled = screen === previous && test(screen);
@@ -108,7 +134,13 @@ export class TmuxZi {
     return Number(readFileSync(this.statusFile, "utf8").trim());
   }
 
+  private static matcher(expected: Expected): (screen: string) => boolean {
+    if (typeof expected === "function") return expected;
+    return typeof expected === "string" ? (screen) => screen.includes(expected) : (screen) => expected.test(screen);
+  }
+
   kill(): void {
+    TmuxZi.live.delete(this);
     try {
       execFileSync("tmux", ["-L", this.socket, "kill-server"], { stdio: "ignore" });
     } catch {

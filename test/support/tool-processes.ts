@@ -1,17 +1,36 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** Black-box helpers for tests that watch the processes Zi's tools start (through /proc). */
+/** Black-box helpers for tests that watch Zi's process and the processes its tools start (through /proc). */
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Running, or gone (a zombie has exited and only waits to be reaped). */
-export function running(pid: number): boolean {
+/** True while the process exists and is not a zombie (an exited child nobody has reaped yet). */
+export function isAlive(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] !== "Z";
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The state follows the command name, which is in parentheses and may hold spaces.
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }
+}
+
+/** Polls `condition` until it holds or `deadlineMs` passes; returns its last value. */
+export async function waitFor(condition: () => boolean, deadlineMs = 5000): Promise<boolean> {
+  const end = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > end) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** A live process's resident memory and its peak since it started, in bytes (/proc/<pid>/status). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)![1]) * 1024;
+  return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
 
 /** The pid a tool wrote (`echo $$ > file`), once the line is complete. */
@@ -21,9 +40,8 @@ export async function pidFrom(file: string): Promise<number> {
 }
 
 /** Whether `pid` has gone within `boundMs` (a bound on waiting, not a timing assertion). */
-export async function gone(pid: number, boundMs = 5000): Promise<boolean> {
-  for (const deadline = Date.now() + boundMs; running(pid) && Date.now() < deadline; ) await sleep(20);
-  return !running(pid);
+export function gone(pid: number, boundMs = 5000): Promise<boolean> {
+  return waitFor(() => !isAlive(pid), boundMs);
 }
 
 /**

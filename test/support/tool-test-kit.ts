@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentTool, AgentToolContext, AgentToolResult } from "../../core/session/agent-tool.js";
@@ -37,27 +37,5 @@ export function run(tool: AgentTool, args: Record<string, unknown>, cwd: string)
   return tool.execute(args, makeContext(cwd));
 }
 
-/** True while the process exists and is not a zombie (an exited child nobody has reaped yet). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `condition` until it holds or `deadlineMs` passes; returns its last value. */
-export async function waitFor(condition: () => boolean, deadlineMs = 5000): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
+// The process helpers live with the others that read /proc; the tool specs import them from here too.
+export { isAlive, waitFor } from "./tool-processes.js";

@@ -48,10 +48,7 @@ describe("AgentSession deliveries", () => {
   it("joins steer after the current turn's tools and follow-up when the agent would stop", async () => {
     harness = await SessionHarness.create({ tools: [noop] });
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.toolCall("noop", {}));
-    runtime.respond(held.step, runtime.text("after steer"), runtime.text("after follow-up"));
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.toolCall("noop", {}), runtime.text("after steer"), runtime.text("after follow-up"));
 
     expect(await session.prompt({ delivery: "follow_up", text: "F" })).toEqual({ delivery: "follow_up", admission: "joined" });
     expect(await session.prompt({ delivery: "steer", text: "S" })).toEqual({ delivery: "steer", admission: "joined" });
@@ -106,10 +103,7 @@ describe("AgentSession deliveries", () => {
   it("continue while running queues a follow-up into the active run", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("r1"));
-    runtime.respond(held.step, runtime.text("r2"));
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("r1"), runtime.text("r2"));
     expect(await session.prompt({ delivery: "continue", text: "more" })).toEqual({ delivery: "continue", admission: "joined" });
     expect(session.getState().queuedInputs.followUp).toEqual([{ text: "more" }]);
     // An empty continue joins without queueing anything.
@@ -123,10 +117,7 @@ describe("AgentSession deliveries", () => {
     for (const mode of ["one-at-a-time", "all"] as const) {
       harness = await SessionHarness.create({ settings: { followUpMode: mode, steeringMode: mode } });
       const { runtime, session } = harness;
-      const held = new HeldReply(runtime.text("r1"));
-      runtime.respond(held.step, runtime.text("r2"), runtime.text("r3"), runtime.text("r4"));
-      await session.prompt({ delivery: "direct", text: "start" });
-      await held.called.promise;
+      const held = await harness.heldRun({ text: "start" }, runtime.text("r1"), runtime.text("r2"), runtime.text("r3"), runtime.text("r4"));
       for (const text of ["a", "b", "c"]) await session.prompt({ delivery: "follow_up", text });
       held.release();
       await harness.idle();
@@ -140,10 +131,7 @@ describe("AgentSession deliveries", () => {
   it("one-at-a-time steering is delivered one per turn", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("r1"));
-    runtime.respond(held.step, runtime.text("r2"), runtime.text("r3"));
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("r1"), runtime.text("r2"), runtime.text("r3"));
     await session.prompt({ delivery: "steer", text: "s1" });
     await session.prompt({ delivery: "steer", text: "s2" });
     held.release();
@@ -154,10 +142,7 @@ describe("AgentSession deliveries", () => {
   it("steer admitted while aborting is queued for a future turn", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("never seen"));
-    runtime.respond(held.step);
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("never seen"));
     const interrupted = session.interrupt();
     expect(session.getState().activity).toEqual({ type: "aborting" });
     expect(await session.prompt({ delivery: "steer", text: "late" })).toEqual({ delivery: "steer", admission: "queued" });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { AgentTool } from "../../../core/session/agent-tool.js";
-import { Deferred, HeldReply } from "../../support/deferred.js";
+import { Deferred } from "../../support/deferred.js";
 import { SessionHarness } from "../../support/session-harness.js";
 
 describe("AgentSession interrupt", () => {
@@ -104,10 +104,7 @@ describe("AgentSession interrupt", () => {
   it("discards queued steering and follow-up input with a queue_update, so none of it runs later", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("never"));
-    runtime.respond(held.step, runtime.text("answered"));
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("never"), runtime.text("answered"));
     await session.prompt({ delivery: "steer", text: "steered", completionId: "c1" });
     await session.prompt({ delivery: "follow_up", text: "pending" });
     const interrupted = session.interrupt();
@@ -143,10 +140,7 @@ describe("AgentSession interrupt", () => {
   it("concurrent interrupts all resolve after the same settlement", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("x"));
-    runtime.respond(held.step);
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("x"));
     const both = Promise.all([session.interrupt(), session.interrupt()]);
     held.release();
     await both;
@@ -161,10 +155,7 @@ describe("AgentSession interrupt", () => {
   it("dispose discards queued input, interrupts and rejects later prompts", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("x"));
-    runtime.respond(held.step);
-    await session.prompt({ delivery: "direct", text: "start" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "start" }, runtime.text("x"));
     await session.prompt({ delivery: "follow_up", text: "dropped" });
     const disposed = session.dispose();
     held.release();

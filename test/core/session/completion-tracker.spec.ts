@@ -45,10 +45,7 @@ describe("AgentSession completion watches", () => {
   it("advances the revision for joined input and keeps it for input queued while idle", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("first"));
-    runtime.respond(held.step, runtime.text("second"));
-    await session.prompt({ delivery: "direct", text: "q", completionId: "c" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "q", completionId: "c" }, runtime.text("first"), runtime.text("second"));
     expect(await session.prompt({ delivery: "follow_up", text: "more", completionId: "c" })).toEqual({
       delivery: "follow_up",
       admission: "joined",
@@ -78,10 +75,7 @@ describe("AgentSession completion watches", () => {
   it("a no-ID prompt that joins work invalidates the earlier watch", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("first"));
-    runtime.respond(held.step, runtime.text("unrelated"));
-    await session.prompt({ delivery: "direct", text: "q", completionId: "c" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "q", completionId: "c" }, runtime.text("first"), runtime.text("unrelated"));
     await session.prompt({ delivery: "steer", text: "someone else" });
     const watch = session.awaitIdle("c", never());
     held.release();
@@ -143,10 +137,7 @@ describe("AgentSession completion watches", () => {
   it("reports an interrupted reply as aborted", async () => {
     harness = await SessionHarness.create();
     const { runtime, session } = harness;
-    const held = new HeldReply(runtime.text("never"));
-    runtime.respond(held.step);
-    await session.prompt({ delivery: "direct", text: "q", completionId: "c" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "q", completionId: "c" }, runtime.text("never"));
     const watch = session.awaitIdle("c", never());
     const interrupted = session.interrupt();
     held.release();

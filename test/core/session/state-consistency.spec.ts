@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import type { AgentTool } from "../../../core/session/agent-tool.js";
 import type { AgentSessionEvent, SessionState } from "../../../core/wire/session-types.js";
-import { Deferred, HeldReply } from "../../support/deferred.js";
+import { Deferred } from "../../support/deferred.js";
 import { SessionHarness, textOf } from "../../support/session-harness.js";
 import { reduceState } from "../../support/state-reducer.js";
 import { SPEC_READY_STATE } from "../../support/spec-ready-state.js";
@@ -40,10 +40,7 @@ describe("state and event consistency", () => {
 
     await session.models.select("faux", "thinker");
     await session.thinking.select("medium", undefined);
-    const held = new HeldReply(runtime.toolCall("plan", {}));
-    runtime.respond(held.step, runtime.error("overloaded"), runtime.text("after steer"), runtime.text("after follow-up"));
-    await session.prompt({ delivery: "direct", text: "go", completionId: "c" });
-    await held.called.promise;
+    const held = await harness.heldRun({ text: "go", completionId: "c" }, runtime.toolCall("plan", {}), runtime.error("overloaded"), runtime.text("after steer"), runtime.text("after follow-up"));
     await session.prompt({ delivery: "steer", text: "s" });
     await session.prompt({ delivery: "follow_up", text: "f" });
     held.release();
