@@ -115,9 +115,10 @@ export class PermissionPolicy {
       const guard = all.find((entry) => entry.compiled.rule.action !== "allow" && entry.compiled.rule.command !== undefined && (!entry.compiled.rule.tool || entry.compiled.matchesTool(unit.tool)));
       if (guard) return { action: "ask", rule: { ...guard.sourced } };
     }
-    // An edit of `.git`, `.zi` or ZI_HOME (a hook that runs at the next commit, the settings that hold
-    // these rules) is allowed only by a rule that names paths: never by an effect, tool or default allow.
-    if (decided.action === "allow" && unit.kind === "path" && unit.protectedBy !== undefined && found?.compiled.rule.path === undefined) {
+    // An edit of `.git`, `.zi`, the hooks path or ZI_HOME (a hook that runs at the next commit, the
+    // settings that hold these rules) is allowed only by a rule whose literal path names that place:
+    // never by an effect, tool or default allow, nor by a wildcard that happens to reach it (`**`).
+    if (decided.action === "allow" && unit.kind === "path" && unit.protectedBy !== undefined && !found?.compiled.reaches(unit.protectedBy, unit.root)) {
       return { action: "ask", rule: decided.rule };
     }
     return decided;

@@ -60,4 +60,23 @@ describe("edits of .git, .zi and ZI_HOME ask unless a path rule names them", () 
     expect(verdict({ default: "ask", rules: [{ action: "allow", path: ".git/**" }] }, "write", write(".git/hooks/pre-commit"))).toBe("allow");
     expect(verdict({ default: "ask", rules: [{ action: "allow", readOnly: true }] }, "read", { path: ".git/config" })).toBe("allow");
   });
+
+  it("only a rule whose literal part names the place allows it: a wildcard that reaches it does not", () => {
+    const { cwd, ziHome, verdict } = project();
+    const allowing = (path: string) => ({ default: "ask" as const, rules: [{ action: "allow" as const, path }] });
+    for (const path of ["**", "*/**", ".g*/**", "**/hooks/*", "**/.git/**", `${cwd}/**`, ".git*/**", "{.git,src}/**"]) {
+      expect([path, verdict(allowing(path), "write", write(".git/hooks/pre-commit"))]).toEqual([path, "ask"]);
+    }
+    expect(verdict(allowing("**"), "write", write("src/a.ts"))).toBe("allow");
+    expect(verdict(allowing("**"), "write", write(".zi/settings.json"))).toBe("ask");
+    expect(verdict(allowing(`${ziHome.slice(0, ziHome.lastIndexOf("/"))}/**`), "write", write(join(ziHome, "settings.json")))).toBe("ask");
+    for (const path of [".git/**", "./.git/hooks/*", ".git/hooks/pre-commit", `${cwd}/.git/**`, "\\.git/**"]) {
+      expect([path, verdict(allowing(path), "write", write(".git/hooks/pre-commit"))]).toEqual([path, "allow"]);
+    }
+    expect(verdict(allowing(`${ziHome}/*`), "write", write(join(ziHome, "settings.json")))).toBe("allow");
+    expect(verdict(allowing(".zi/*"), "write", write(".zi/settings.json"))).toBe("allow");
+    // A nested repository's .git is named by a rule that spells it out.
+    expect(verdict(allowing("vendor/**"), "write", write("vendor/lib/.git/hooks/post-checkout"))).toBe("ask");
+    expect(verdict(allowing("vendor/lib/.git/**"), "write", write("vendor/lib/.git/hooks/post-checkout"))).toBe("allow");
+  });
 });
