@@ -1,4 +1,3 @@
-import type { GlobMatcher } from "./glob-matcher.js";
 import type { ContentMatch } from "./search-backend.js";
 
 const NUL = 0;
@@ -20,13 +19,15 @@ const BINARY_NOTE = /^(.*): (?:WARNING: stopped searching binary file after matc
 export class RipgrepMatchRecords {
   private held: ContentMatch[] = [];
   private heldPath = "";
+  private heldShows = true;
   private enough = false;
 
   constructor(
     /** What rg puts before a root-relative path ("" when the root is the file itself). */
     private readonly prefix: string,
     private readonly rootIsFile: boolean,
-    private readonly glob: GlobMatcher | undefined,
+    /** Which root-relative files may show (the glob, the permission rules); absent when the root is the file. */
+    private readonly shows: ((relative: string) => boolean) | undefined,
     private readonly perFileLimit: number,
     private readonly onMatch: (match: ContentMatch) => boolean,
   ) {}
@@ -38,10 +39,13 @@ export class RipgrepMatchRecords {
     const colon = line.indexOf(COLON, nul + 1);
     if (colon < 0) throw new Error("ripgrep printed a record that is not a match.");
     const printed = line.toString("utf8", 0, nul);
-    if (printed !== this.heldPath && !this.flush()) return false;
-    this.heldPath = printed;
     const relative = this.rootIsFile ? "" : printed.slice(this.prefix.length);
-    if (this.glob && !this.rootIsFile && !this.glob.matches(relative)) return true;
+    if (printed !== this.heldPath) {
+      if (!this.flush()) return false;
+      this.heldPath = printed;
+      this.heldShows = !this.shows || this.shows(relative);
+    }
+    if (!this.heldShows) return true;
     const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
     this.held.push({ relative, line: Number(line.toString("latin1", nul + 1, colon)), text: line.toString("utf8", colon + 1, end) });
     // rg stops reading a file at its limit, so no note can follow: the file's matches are final.

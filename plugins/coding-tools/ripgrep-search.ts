@@ -28,12 +28,12 @@ export class RipgrepSearch implements SearchBackend {
 
   constructor(private readonly executable: string) {}
 
-  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void> {
+  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void, admits?: (relative: string) => boolean): Promise<void> {
     const prefix = root.endsWith("/") ? root : `${root}/`;
     const args = [...COMMON_ARGS, ...RipgrepSearch.typeFilter(glob), "--files", "--", root];
     const exit = await RipgrepProcess.run(this.executable, args, signal, (line) => {
       const relative = line.toString("utf8").slice(prefix.length);
-      if (glob.matches(relative)) onFile(relative);
+      if (glob.matches(relative) && (!admits || admits(relative))) onFile(relative);
       return true;
     });
     RipgrepSearch.check(exit.code, exit.stderr);
@@ -71,11 +71,17 @@ export class RipgrepSearch implements SearchBackend {
       root,
     ];
     // A file's records are held until rg is past it: a binary note after them drops them (RipgrepMatchRecords).
-    const records = new RipgrepMatchRecords(prefix, rootIsFile, glob, query.perFileLimit, onMatch);
+    const records = new RipgrepMatchRecords(prefix, rootIsFile, rootIsFile ? undefined : RipgrepSearch.fileTest(glob, query.admits), query.perFileLimit, onMatch);
     let ended = true;
     const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => (ended = records.take(line)));
     RipgrepSearch.check(exit.code, exit.stderr);
     if (ended) records.finish();
+  }
+
+  /** Which of rg's files may show: the glob's and the rules' test, judged here whatever rg was told. */
+  private static fileTest(glob: GlobMatcher | undefined, admits: ((relative: string) => boolean) | undefined): ((relative: string) => boolean) | undefined {
+    if (!admits) return glob && ((relative) => glob.matches(relative));
+    return glob ? (relative) => glob.matches(relative) && admits(relative) : admits;
   }
 
   /** A glob on base names narrows rg's own walk; other globs are applied to its results only. */

@@ -84,6 +84,11 @@ export class PermissionPolicy {
     return this.default === "allow" && this.settingsRules.length === 0 && this.runtimeRules.length === 0 && this.sessionRules.length === 0;
   }
 
+  /** True while a `deny` or `ask` rule names paths: only then may a tree search meet a path it keeps out. */
+  get limitsPaths(): boolean {
+    return [...this.settingsRules, ...this.runtimeRules].some(({ compiled: { rule } }) => rule.action !== "allow" && (rule.path !== undefined || rule.outsideCwd === true));
+  }
+
   describe(): EffectivePolicy {
     const policy: EffectivePolicy = {
       default: this.default,
