@@ -1,6 +1,5 @@
 import { resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { realPath } from "../../core/session/tool-path-resolver.js";
 import type { PermissionRule } from "../../core/wire/session-types.js";
 import { ruleCommandTokens } from "./bash-command.js";
 import type { ToolEffect } from "../../core/wire/session-types.js";
@@ -66,12 +65,13 @@ export class CompiledRule {
   /**
    * Whether the rule's literal part (its path up to the first wildcard, at a whole segment) reaches
    * into `place` (a real directory): `.git/**` and `.husky/*` name theirs, `**` and `.g*` do not.
-   * `root` is the working directory's real path, against which a relative rule resolves.
+   * `root` is the working directory's real path, against which a relative rule resolves; a rule that
+   * reaches the place only through a symlink does not name it (the edit asks, the safe side).
    */
   reaches(place: string, root: string): boolean {
     if (this.rule.path === undefined) return false;
     const literal = literalPrefix(this.rule.path);
-    const reached = realPath(resolve(root, literal));
+    const reached = resolve(root, literal);
     return reached === place || reached.startsWith(place.endsWith(sep) ? place : place + sep);
   }
 }
