@@ -92,7 +92,7 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     const declaration = declarationOf(call);
     const description = describeCall(call.toolName, declaration, call.args, this.cwd);
     const sandbox = this.session().sandbox;
-    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd, (real) => sandbox.protectedPlace(real)));
+    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd, (real) => sandbox.protectedPlace(real, this.cwd)));
     const { rule } = evaluation;
     if (evaluation.action === "deny") {
       const message = `Permission denied by ${describeRule(rule)}.`;
