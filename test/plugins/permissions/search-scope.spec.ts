@@ -9,6 +9,7 @@ import { GrepTool } from "../../../plugins/coding-tools/grep.tool.js";
 import { LsTool } from "../../../plugins/coding-tools/ls.tool.js";
 import { RipgrepProcess } from "../../../plugins/coding-tools/ripgrep-process.js";
 import { PermissionController } from "../../../plugins/permissions/permission-controller.js";
+import { SessionHarness } from "../../support/session-harness.js";
 import { makeContext, makeTempDir, textOf } from "../../support/tool-test-kit.js";
 
 /**
@@ -129,5 +130,19 @@ describe("path rules limit what a tree search shows", () => {
     expect(await call({ rules }, ls, { path: "src" })).toBe(".env.example\na.ts\nkey-link\nsecrets-link/");
     expect(await call({ rules }, ls, { path: "secrets" })).toBe("denied");
     expect(await call({ rules: [] }, ls, {})).toBe(".env\nSecrets/\nnotes/\nsecrets/\nsrc/");
+  });
+
+  it("in a real session, the tool runner hands the gate's test to the tool: the model's grep of . never sees secrets/", async () => {
+    const harness = await SessionHarness.create({ cwd, tools: [new GrepTool(ripgrep!)] });
+    try {
+      const controller = new PermissionController();
+      controller.attach({ cwd }, { session: harness.session, settings: { getGlobal: () => ({ rules }), getProject: () => undefined }, project: { trusted: false } }, () => undefined);
+      harness.runtime.respond(harness.runtime.toolCall("grep", grepNeedle, "call-1"), harness.runtime.text("done"));
+      await harness.ask("search");
+      const end = harness.events.find((event) => event.type === "tool_execution_end") as unknown as { result: { content: { text: string }[] } };
+      expect(lines(end.result.content[0]!.text)).toEqual(["Secrets/other:1: needle other case", "src/.env.example:1: needle example", "src/a.ts:1: needle a"]);
+    } finally {
+      harness.dispose();
+    }
   });
 });
