@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** How long git may take to answer once per repository; past it (a hung mount) the hooks path is unknown. */
 const GIT_TIMEOUT_MS = 3000;
@@ -18,13 +18,14 @@ export function gitHooksDir(dir: string): string | undefined {
   if (answers.has(dir)) return answers.get(dir);
   // The directory's own repository, not one an inherited GIT_DIR names.
   const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...env } = process.env;
-  const run = spawnSync("git", ["-C", dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
+  // Relative to `dir` when relative (`--path-format=absolute` would need git 2.31).
+  const run = spawnSync("git", ["-C", dir, "rev-parse", "--git-path", "hooks"], {
     encoding: "utf8",
     env: { ...env, GIT_OPTIONAL_LOCKS: "0" },
     stdio: ["ignore", "pipe", "ignore"],
     timeout: GIT_TIMEOUT_MS,
   });
-  const answer = run.status === 0 && run.stdout.endsWith("\n") ? run.stdout.slice(0, -1) : undefined;
+  const answer = run.status === 0 && run.stdout.endsWith("\n") ? resolve(dir, run.stdout.slice(0, -1)) : undefined;
   // husky's layout (core.hooksPath `.husky/_`): the stubs there run the scripts beside them, in `.husky`.
   const hooks = answer !== undefined && basename(answer) === "_" ? dirname(answer) : answer;
   answers.set(dir, hooks);
