@@ -122,7 +122,10 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     const { effect } = declarationOf(call);
     const decided = JSON.stringify(decidedBy);
     const mayRead = (real: string): boolean => {
-      const { action, rule } = this.policy.evaluate([{ kind: "path", tool: call.toolName, effect, ...locate(this.cwd, real) }]);
+      const unit: CallUnit = { kind: "path", tool: call.toolName, effect, ...locate(this.cwd, real) };
+      // Most files meet no such rule: then nothing can keep them out, and the whole policy is not asked.
+      if (!this.policy.limits(unit)) return true;
+      const { action, rule } = this.policy.evaluate([unit]);
       return action === "allow" || rule.source === "default" || (rule.path === undefined && !rule.outsideCwd) || JSON.stringify(rule) === decided;
     };
     return { action: "allow", args: call.args, mayRead };

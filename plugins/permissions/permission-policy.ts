@@ -51,12 +51,14 @@ export class PermissionPolicy {
     this.settingsDefault = defaultAction;
     this.settingsWait = waitSeconds;
     this.settingsRules = rules.map(({ rule, source }) => ({ compiled: new CompiledRule(rule), sourced: sourced(rule, source) }));
+    this.limiting = undefined;
   }
 
   /** The client's layer (`permission.set_policy`): replaces the previous one whole. */
   setRuntime(layer: PolicyLayer): void {
     this.runtime = layer;
     this.runtimeRules = layer.rules.map((rule) => ({ compiled: new CompiledRule(rule), sourced: sourced(rule, "runtime") }));
+    this.limiting = undefined;
   }
 
   /** Rules `allow_always` adds; a rule already held is not added twice. */
@@ -86,7 +88,18 @@ export class PermissionPolicy {
 
   /** True while a `deny` or `ask` rule names paths: only then may a tree search meet a path it keeps out. */
   get limitsPaths(): boolean {
-    return [...this.settingsRules, ...this.runtimeRules].some(({ compiled: { rule } }) => rule.action !== "allow" && (rule.path !== undefined || rule.outsideCwd === true));
+    return this.pathLimits().length > 0;
+  }
+
+  /** Whether a `deny` or `ask` rule that names paths matches `unit`: when none does, no such rule can decide it. */
+  limits(unit: CallUnit): boolean {
+    return this.pathLimits().some((entry) => entry.compiled.matches(unit));
+  }
+
+  private limiting: Entry[] | undefined;
+  private pathLimits(): Entry[] {
+    this.limiting ??= [...this.settingsRules, ...this.runtimeRules].filter(({ compiled: { rule } }) => rule.action !== "allow" && (rule.path !== undefined || rule.outsideCwd === true));
+    return this.limiting;
   }
 
   describe(): EffectivePolicy {
