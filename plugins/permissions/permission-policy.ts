@@ -45,6 +45,8 @@ export class PermissionPolicy {
   private settingsRules: Entry[] = [];
   private runtimeRules: Entry[] = [];
   private readonly sessionRules: Entry[] = [];
+  /** The settings' and the client's `deny` and `ask` rules that name paths (session rules only allow); built on first use. */
+  private limiting: Entry[] | undefined;
 
   /** Settings layers, already tightened where the project is untrusted. */
   setSettings(defaultAction: PermissionAction, rules: { rule: PermissionRule; source: "global" | "project" }[], waitSeconds: number | undefined): void {
@@ -96,7 +98,6 @@ export class PermissionPolicy {
     return this.pathLimits().some((entry) => entry.compiled.matches(unit));
   }
 
-  private limiting: Entry[] | undefined;
   private pathLimits(): Entry[] {
     this.limiting ??= [...this.settingsRules, ...this.runtimeRules].filter(({ compiled: { rule } }) => rule.action !== "allow" && (rule.path !== undefined || rule.outsideCwd === true));
     return this.limiting;
