@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import type { SandboxState } from "../wire/session-types.js";
-import { gitHooksDir, repositoryOf } from "./git-hooks-path.js";
+import { gitPlaces, repositoryOf } from "./git-places.js";
 
 /** Names inside each writable root that stay read-only: nothing may plant hooks or change Zi's own settings. */
 const PROTECTED_NAMES = [".git", ".zi"];
@@ -15,21 +15,18 @@ export interface WritablePlaces {
 /**
  * The one reading of a mode's write policy, for the bubblewrap binds of a command and for the tools
  * that write in Zi's own process (an edit, a write): in `workspace-write` the cwd and the added roots,
- * less `.git` and `.zi` in each, the hooks directory their repositories' `core.hooksPath` sets (a
- * `.husky`), and the protected paths; in `read-only` nothing.
+ * less `.git` and `.zi` in each, their repositories' git directories wherever they are (a worktree's,
+ * a `--separate-git-dir`) and hooks directory (where `core.hooksPath` says: a `.husky`), and the
+ * protected paths; in `read-only` nothing.
  */
 export function writablePlaces(state: Pick<SandboxState, "mode" | "writableRoots">, cwd: string, protectedPaths: readonly string[]): WritablePlaces {
   if (state.mode !== "workspace-write") return { roots: [], readOnly: [] };
   const roots = [cwd, ...state.writableRoots];
-  return { roots, readOnly: [...roots.flatMap((root) => PROTECTED_NAMES.map((name) => join(root, name))), ...hooksDirs(roots), ...protectedPaths] };
+  return { roots, readOnly: [...roots.flatMap((root) => PROTECTED_NAMES.map((name) => join(root, name))), ...repositoryPlaces(roots), ...protectedPaths] };
 }
 
-/** The hooks directories git runs for the repositories holding `dirs` (`.git/hooks`, or where core.hooksPath says). */
-const hooksDirs = (dirs: readonly (string | undefined)[]): string[] =>
-  [...new Set(dirs)].flatMap((dir) => {
-    const hooks = dir === undefined ? undefined : gitHooksDir(dir);
-    return hooks === undefined ? [] : [hooks];
-  });
+/** The git directories and hooks directories of the repositories holding `dirs` (GitPlaces). */
+const repositoryPlaces = (dirs: readonly (string | undefined)[]): string[] => [...new Set([...new Set(dirs)].flatMap((dir) => (dir === undefined ? [] : gitPlaces(dir))))];
 
 /** `path` with symlinks resolved where it exists (a root or protected path that does not exist yet is taken as written). */
 const real = (path: string): string => {
@@ -44,8 +41,8 @@ const within = (path: string, dir: string): boolean => path === dir || path.star
 /**
  * The place that stays read-only around `path` (a real path): one of `protectedPaths` (ZI_HOME), a
  * `.git` or `.zi` directory anywhere on it (a nested repository's, or the repository above a cwd that
- * is one of its subdirectories), or the hooks directory git runs for the repository of `roots` (the
- * cwd, the writable roots) or of `path` itself, or undefined. The permission rules ask before an edit
+ * is one of its subdirectories), or the git or hooks directory of the repository of `roots` (the cwd,
+ * the writable roots) or of `path` itself (`gitPlaces`), or undefined. The permission rules ask before an edit
  * there, sandbox or not (docs/permissions.md).
  */
 export function protectedPlace(path: string, protectedPaths: readonly string[], roots: readonly string[]): string | undefined {
@@ -54,7 +51,7 @@ export function protectedPlace(path: string, protectedPaths: readonly string[], 
   const segments = path.split(sep);
   const at = segments.findIndex((segment) => PROTECTED_NAMES.includes(segment));
   if (at >= 0) return segments.slice(0, at + 1).join(sep);
-  return hooksDirs([...roots, repositoryOf(path)]).map(real).find((dir) => within(path, dir));
+  return repositoryPlaces([...roots, repositoryOf(path)]).map(real).find((dir) => within(path, dir));
 }
 
 /**

@@ -106,6 +106,16 @@ describe("the bubblewrap sandbox, escaped against for real", () => {
     expect(readFileSync(join(cwd, "src.txt"), "utf8")).toBe("ok\n");
   });
 
+  it("workspace-write: a git directory that a .git file points to (--separate-git-dir) inside the cwd stays read-only: no hook, no config", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-escape-gitdir-"));
+    execFileSync("git", ["init", "-q", `--separate-git-dir=${join(cwd, "store")}`, cwd]);
+    const run = await sandboxed("workspace-write", cwd, "echo evil > store/hooks/pre-commit; git config core.hooksPath /tmp/evil; echo ok > src.txt");
+    expect(run.output.match(/Read-only file system|could not lock config file/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(existsSync(join(cwd, "store", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(cwd, "store", "config"), "utf8")).not.toContain("hooksPath");
+    expect(readFileSync(join(cwd, "src.txt"), "utf8")).toBe("ok\n");
+  });
+
   it("read-only: nothing in the cwd is writable; the private tmp is", async () => {
     const { cwd, cleanup } = project();
     const run = await sandboxed("read-only", cwd, "echo x > inside.txt; echo t > /tmp/t && cat /tmp/t");

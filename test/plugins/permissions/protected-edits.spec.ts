@@ -101,7 +101,7 @@ describe("edits of .git, .zi and ZI_HOME ask unless a path rule names them", () 
       expect(verdict({ default: "ask", rules: [{ action: "allow", path: ".husky/*" }] }, "write", write(".husky/pre-commit"))).toBe("allow");
     });
 
-    it("from a subdirectory cwd, through an include, as an absolute path outside the repository, and husky's .husky/_ layout", () => {
+    it("from a subdirectory cwd, through an include, as an absolute path outside the repository, husky's .husky/_ layout, a git directory a .git file points to, a nested repository's", () => {
       const shared = realpathSync(mkdtempSync(join(tmpdir(), "zi-shared-hooks-")));
       const included = hooked(["include.path", "hooks.inc"]);
       writeFileSync(join(included.cwd, ".git", "hooks.inc"), "[core]\n\thooksPath = tools/hooks\n");
@@ -117,6 +117,10 @@ describe("edits of .git, .zi and ZI_HOME ask unless a path rule names them", () 
       execFileSync("git", ["-C", dirname(sub.cwd), "config", "core.hooksPath", ".husky"]);
       expect(sub.verdict(allowAll, "write", write("../.husky/pre-commit"))).toBe("ask");
       expect(sub.verdict(allowAll, "write", write("../src/a.ts"))).toBe("allow");
+      const separate = project();
+      execFileSync("git", ["init", "-q", `--separate-git-dir=${join(separate.cwd, "store")}`, separate.cwd]);
+      expect(separate.verdict(allowAll, "write", write("store/config"))).toBe("ask");
+      expect(separate.verdict(allowAll, "write", write("store/hooks/pre-commit"))).toBe("ask");
       const nested = hooked();
       mkdirSync(join(nested.cwd, "vendor", "lib"), { recursive: true });
       execFileSync("git", ["init", "-q", join(nested.cwd, "vendor", "lib")]);
