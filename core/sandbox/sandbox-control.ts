@@ -89,9 +89,9 @@ export class SandboxControl implements ToolSandbox {
     return writeRefusal(this.state(), cwd, this.protectedPaths, paths);
   }
 
-  /** The read-only place holding `path` (real) in any mode: a `.git` or `.zi` directory on it, or ZI_HOME. */
-  protectedPlace(path: string): string | undefined {
-    return protectedPlace(path, this.protectedPaths);
+  /** The read-only place holding `path` (real) in any mode: a `.git` or `.zi` directory on it, the git or hooks directory of its repository or of the cwd's, or ZI_HOME. */
+  protectedPlace(path: string, cwd: string): string | undefined {
+    return protectedPlace(path, this.protectedPaths, [cwd, ...this.state().writableRoots]);
   }
 
   /**

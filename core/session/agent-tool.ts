@@ -20,6 +20,11 @@ export interface AgentToolContext {
   model?: { provider: string; id: string; input: readonly ("text" | "image")[] };
   /** Where a tool that starts processes must start them (docs/sandbox.md): it wraps their argv. */
   sandbox?: ToolSandbox;
+  /**
+   * The permission rules' word on a path a tree search meets below the path its call named (a real
+   * path, symlinks resolved): false keeps it out of the results. Absent: every path may be read.
+   */
+  mayRead?: (real: string) => boolean;
 }
 
 /**

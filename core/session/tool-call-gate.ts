@@ -42,7 +42,11 @@ export interface HookVerdict {
   rewrittenBy: string[];
 }
 
-export type GateResult = { action: "allow"; args: Record<string, unknown> } | { action: "deny"; message: string };
+/**
+ * `mayRead`, with an allowed call: the policy's word on each path a tree search (grep, find, ls) meets
+ * under it, a real path; false keeps that path out of the results (docs/permissions.md). Absent: every path.
+ */
+export type GateResult = { action: "allow"; args: Record<string, unknown>; mayRead?: (real: string) => boolean } | { action: "deny"; message: string };
 
 /** The last word on a call (the permissions plugin): sees what the hooks said, decides, journals. */
 export interface ToolPolicy {

@@ -2,7 +2,7 @@ import { AbortRace } from "./abort-race.js";
 import type { FileCheckpoints } from "./file-checkpoints.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { PiAiLoader } from "../models/pi-ai-loader.js";
-import { type AgentTool, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agent-tool.js";
+import { type AgentTool, type AgentToolContext, type AgentToolResult, MAX_ABORT_GRACE_MS } from "./agent-tool.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
 import type { ToolCallGuard } from "./tool-call-gate.js";
@@ -91,7 +91,7 @@ export class ToolRunner {
     }
     const checkpoint = this.checkpoints?.before(call.id, call.name, args);
     try {
-      const result = await this.execute(call, tool, args, signal).finally(async () => {
+      const result = await this.execute(call, tool, args, signal, gate.value.mayRead).finally(async () => {
         // Journaled whatever the outcome: a failed or interrupted edit may have changed the file too.
         const entry = checkpoint && this.checkpoints?.after(checkpoint);
         if (entry) await this.recorder.append(entry).delivered;
@@ -105,13 +105,14 @@ export class ToolRunner {
   }
 
   /** Settles when the tool does or when the run is interrupted, whichever comes first. */
-  private async execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolResult> {
+  private async execute(call: PiAi.ToolCall, tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal, mayRead: AgentToolContext["mayRead"]): Promise<AgentToolResult> {
     const race = new AbortRace(signal);
     const model = this.store.model;
     const context = {
       signal,
       cwd: this.cwd,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
+      ...(mayRead ? { mayRead } : {}),
       model: model ? { provider: model.descriptor.provider, id: model.descriptor.id, input: [...model.descriptor.input] } : undefined,
       onUpdate: (partialResult: AgentToolResult): void => {
         // An update after the result would arrive behind tool_execution_end: drop it.

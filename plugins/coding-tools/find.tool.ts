@@ -42,11 +42,11 @@ export class FindTool implements AgentTool {
     const args = new ToolArgs(this.name, rawArgs);
     const glob = new GlobMatcher(args.requiredString("pattern"));
     const limit = args.optionalInteger("limit", { min: 1, max: maxListLimit }) ?? defaultFindLimit;
-    const root = resolveSearchRoot(context.cwd, args.optionalString("path"));
+    const root = resolveSearchRoot(context.cwd, args.optionalString("path"), context.mayRead);
     if (!root.stats.isDirectory()) throw new Error(`find: ${root.shown} is not a directory.`);
 
     const best = new SortedBest<string>(limit, comparePaths);
-    await chooseSearchBackend(this.ripgrep).listFiles(root.absolute, glob, context.signal, (relative) => best.add(relative));
+    await chooseSearchBackend(this.ripgrep).listFiles(root.absolute, glob, context.signal, (relative) => best.add(relative), root.admits);
     if (context.signal.aborted) throw new Error("find was interrupted.");
     const found = best.take().map((relative) => displayPath(context.cwd, join(root.absolute, relative)));
     if (found.length === 0) {

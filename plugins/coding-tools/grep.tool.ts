@@ -68,7 +68,7 @@ export class GrepTool implements AgentTool {
     } catch (error) {
       throw new Error(`grep: invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const root = resolveSearchRoot(context.cwd, args.optionalString("path"));
+    const root = resolveSearchRoot(context.cwd, args.optionalString("path"), context.mayRead);
     const rootIsFile = !root.stats.isDirectory();
     // A device or a FIFO has no end: reading one would grow Zi without bound (read refuses them too).
     if (rootIsFile && !root.stats.isFile()) throw new Error(`grep: ${root.shown} is not a regular file.`);
@@ -76,7 +76,7 @@ export class GrepTool implements AgentTool {
 
     const best = new SortedBest<ContentMatch>(limit, byPathAndLine);
     const backend = chooseSearchBackend(this.ripgrep);
-    const query = { root: root.absolute, rootIsFile, pattern, literal, ignoreCase, glob, perFileLimit: limit + 1, signal: context.signal };
+    const query = { root: root.absolute, rootIsFile, pattern, literal, ignoreCase, glob, admits: root.admits, perFileLimit: limit + 1, signal: context.signal };
     // Matches arrive in order: one past the limit says "more exist", and nothing after it can show.
     await backend.searchContents(query, (match) => {
       best.add(match);

@@ -6,6 +6,7 @@ import { declaredString } from "./declared-args.js";
 import { clipUtf8 } from "../../core/wire/utf8-clip.js";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { IgnoreRules } from "./ignore-rules.js";
+import { admitting } from "./search-root.js";
 import { describeFileError } from "./text-file-reader.js";
 import { ToolArgs } from "./tool-args.js";
 import { displayPath, resolveToolPath, toolCallPath } from "./tool-paths.js";
@@ -47,10 +48,14 @@ export class LsTool implements AgentTool {
     const absolute = resolveToolPath(context.cwd, args.optionalString("path") ?? ".");
     const limit = args.optionalInteger("limit", { min: 1, max: maxListLimit }) ?? defaultListLimit;
     const shown = displayPath(context.cwd, absolute);
-    const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
+    const listed = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new Error(`${shown} is not a directory (use read for files).`);
       throw new Error(describeFileError(error, shown));
     });
+    // What the permission rules keep out of grep and find is not listed either (not even counted):
+    // an entry is judged where it lies, as find judges a file (a symlink by its own place, not its target).
+    const admits = admitting(absolute, context.mayRead);
+    const entries = admits ? listed.filter((entry) => admits(entry.name)) : listed;
     entries.sort((a, b) => byName(a.name, b.name));
     const rules = await IgnoreRules.forRoot(absolute);
     const names: string[] = [];

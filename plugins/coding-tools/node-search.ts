@@ -14,15 +14,15 @@ const KEEP_CHARS = CODING_TOOL_LIMITS.grepLineChars + 2;
 export class NodeSearch implements SearchBackend {
   readonly kind = "node";
 
-  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void> {
-    for (const file of await new FileWalker(signal).list(root)) if (glob.matches(file.relative)) onFile(file.relative);
+  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void, admits?: (relative: string) => boolean): Promise<void> {
+    for (const file of await new FileWalker(signal).list(root)) if (glob.matches(file.relative) && (!admits || admits(file.relative))) onFile(file.relative);
   }
 
   async searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => boolean): Promise<void> {
-    const { root, rootIsFile, glob, signal } = query;
+    const { root, rootIsFile, glob, admits, signal } = query;
     const files = rootIsFile ? [{ absolute: root, relative: "" }] : await new FileWalker(signal).list(root);
-    // As with rg, a file named as the root is searched whatever the glob says.
-    const candidates = glob && !rootIsFile ? files.filter((file) => glob.matches(file.relative)) : files;
+    // As with rg, a file named as the root is searched whatever the glob says (the rules judged it as the call's path).
+    const candidates = rootIsFile || (!glob && !admits) ? files : files.filter((file) => (!glob || glob.matches(file.relative)) && (!admits || admits(file.relative)));
     const spec = { pattern: query.pattern, literal: query.literal, ignoreCase: query.ignoreCase, perFileLimit: query.perFileLimit, keepChars: KEEP_CHARS };
     await SearchWorkerPool.shared().search(
       spec,

@@ -16,10 +16,17 @@ const STDERR_KEEP = 4096;
 const MAX_RECORD_BYTES = 64 * 1024;
 let located: { path: string | undefined; forPath: string | undefined } | undefined;
 
+/** Where a record that starts at `start` ends (the index of its terminator, left out), or -1 while it is incomplete. */
+export type RecordEnd = (data: Buffer, start: number) => number;
+
+/** Records that are lines: they end at LF. */
+export const lineEnd: RecordEnd = (data, start) => data.indexOf(10, start);
+
 /**
- * One `rg` process: arguments, never a shell. stdout is read as a stream of lines (LF-split on
- * bytes, so a record is never cut inside a character) and handed over one by one; a handler that
- * returns false ends the run early. A record is at most MAX_RECORD_BYTES; stderr is kept up to STDERR_KEEP. rg leads its own process group, which is killed on interrupt.
+ * One `rg` process: arguments, never a shell. stdout is read as a stream of records, cut on bytes (so
+ * never inside a character) where `recordEnd` says (lines by default), and handed over one by one; a
+ * handler that returns false ends the run early. A record is at most MAX_RECORD_BYTES; stderr is kept
+ * up to STDERR_KEEP. rg leads its own process group, which is killed on interrupt.
  */
 export class RipgrepProcess {
   /** The `rg` executable on PATH, or undefined; looked up once per PATH value. */
@@ -44,7 +51,7 @@ export class RipgrepProcess {
     return found;
   }
 
-  static run(executable: string, args: string[], signal: AbortSignal, onLine: (line: Buffer) => boolean): Promise<RipgrepExit> {
+  static run(executable: string, args: string[], signal: AbortSignal, onLine: (line: Buffer) => boolean, recordEnd: RecordEnd = lineEnd): Promise<RipgrepExit> {
     return new Promise<RipgrepExit>((resolve, reject) => {
       if (signal.aborted) return reject(new Error("The search was interrupted."));
       const child = spawn(executable, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -70,7 +77,7 @@ export class RipgrepProcess {
         let data = pending ? Buffer.concat([pending, chunk]) : chunk;
         pending = undefined;
         let start = 0;
-        for (let newline = data.indexOf(10); newline >= 0; newline = data.indexOf(10, start)) {
+        for (let newline = recordEnd(data, 0); newline >= 0; newline = recordEnd(data, start)) {
           let keepGoing: boolean;
           try {
             keepGoing = onLine(data.subarray(start, newline));

@@ -3,6 +3,9 @@ import type { GlobMatcher } from "./glob-matcher.js";
 import { ALWAYS_SKIPPED } from "./ignore-rules.js";
 import { RipgrepMatchRecords } from "./ripgrep-match-records.js";
 import { RipgrepProcess } from "./ripgrep-process.js";
+
+/** `rg --files --null` ends each path with NUL: a name may hold any other byte, LF included. */
+const nulEnd = (data: Buffer, start: number): number => data.indexOf(0, start);
 import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend.js";
 
 /**
@@ -28,20 +31,25 @@ export class RipgrepSearch implements SearchBackend {
 
   constructor(private readonly executable: string) {}
 
-  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void> {
+  async listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void, admits?: (relative: string) => boolean): Promise<void> {
     const prefix = root.endsWith("/") ? root : `${root}/`;
-    const args = [...COMMON_ARGS, ...RipgrepSearch.typeFilter(glob), "--files", "--", root];
-    const exit = await RipgrepProcess.run(this.executable, args, signal, (line) => {
-      const relative = line.toString("utf8").slice(prefix.length);
-      if (glob.matches(relative)) onFile(relative);
-      return true;
-    });
+    const args = [...COMMON_ARGS, ...RipgrepSearch.typeFilter(glob), "--files", "--null", "--", root];
+    const exit = await RipgrepProcess.run(
+      this.executable,
+      args,
+      signal,
+      (line) => {
+        const relative = line.toString("utf8").slice(prefix.length);
+        if (glob.matches(relative) && (!admits || admits(relative))) onFile(relative);
+        return true;
+      },
+      nulEnd,
+    );
     RipgrepSearch.check(exit.code, exit.stderr);
   }
 
   async searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => boolean): Promise<void> {
     const { root, rootIsFile, glob } = query;
-    const prefix = root.endsWith("/") ? root : `${root}/`;
     const args = [
       ...COMMON_ARGS,
       // "path NUL line:text" records; in path order, so the search stops once the tool has enough.
@@ -71,11 +79,17 @@ export class RipgrepSearch implements SearchBackend {
       root,
     ];
     // A file's records are held until rg is past it: a binary note after them drops them (RipgrepMatchRecords).
-    const records = new RipgrepMatchRecords(prefix, rootIsFile, glob, query.perFileLimit, onMatch);
+    const records = new RipgrepMatchRecords(root, rootIsFile, rootIsFile ? undefined : RipgrepSearch.fileTest(glob, query.admits), query.perFileLimit, onMatch);
     let ended = true;
-    const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => (ended = records.take(line)));
+    const exit = await RipgrepProcess.run(this.executable, args, query.signal, (line) => (ended = records.take(line)), records.end);
     RipgrepSearch.check(exit.code, exit.stderr);
     if (ended) records.finish();
+  }
+
+  /** Which of rg's files may show: the glob's and the rules' test, judged here whatever rg was told. */
+  private static fileTest(glob: GlobMatcher | undefined, admits: ((relative: string) => boolean) | undefined): ((relative: string) => boolean) | undefined {
+    if (!admits) return glob && ((relative) => glob.matches(relative));
+    return glob ? (relative) => glob.matches(relative) && admits(relative) : admits;
   }
 
   /** A glob on base names narrows rg's own walk; other globs are applied to its results only. */

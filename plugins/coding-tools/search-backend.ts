@@ -15,6 +15,8 @@ export interface ContentQuery {
   literal: boolean;
   ignoreCase: boolean;
   glob?: GlobMatcher;
+  /** The permission rules' test of a root-relative path (SearchRoot.admits): a file it refuses is not searched or shown. */
+  admits?: (relative: string) => boolean;
   /** Matches kept per file: no file needs more than the whole result's limit plus one. */
   perFileLimit: number;
   signal: AbortSignal;
@@ -28,8 +30,8 @@ export interface ContentQuery {
  */
 export interface SearchBackend {
   readonly kind: "ripgrep" | "node";
-  /** Root-relative paths of the searchable files under `root` that `glob` matches. */
-  listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void): Promise<void>;
+  /** Root-relative paths of the searchable files under `root` that `glob` matches and `admits` lets through. */
+  listFiles(root: string, glob: GlobMatcher, signal: AbortSignal, onFile: (relative: string) => void, admits?: (relative: string) => boolean): Promise<void>;
   searchContents(query: ContentQuery, onMatch: (match: ContentMatch) => boolean): Promise<void>;
 }
 

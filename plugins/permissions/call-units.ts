@@ -9,12 +9,13 @@ import { type CallUnit, literalGlob } from "./permission-rule.js";
 const roots = new Map<string, string>();
 
 /** Where a declared path lands: relative to the cwd's real path with "/" separators, or undefined outside it. */
-export function locate(cwd: string, real: string): { relative: string | undefined; absolute: string } {
+export function locate(cwd: string, real: string): { relative: string | undefined; absolute: string; root: string } {
   let root = roots.get(cwd);
   if (root === undefined) roots.set(cwd, (root = realPath(cwd)));
-  const inside = relative(root, real);
+  // A real path below the root is the root and the rest (a tree search asks this for every file it meets).
+  const inside = real.startsWith(root) && real[root.length] === sep ? real.slice(root.length + 1) : relative(root, real);
   const outside = inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-  return { relative: outside ? undefined : inside.split(sep).join("/") || ".", absolute: real };
+  return { relative: outside ? undefined : inside.split(sep).join("/") || ".", absolute: real, root };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { GateResult, HookVerdict, ToolCallCheck, ToolPolicy } from "../../c
 import { declarationOf, describeCall } from "../../core/session/tool-declaration.js";
 import type { DecidingRule, PermissionDecision, PermissionRequest, PermissionRule, PermissionSummary, SandboxState } from "../../core/wire/session-types.js";
 import { boundedArgs, summarize } from "./call-summary.js";
-import { alwaysRule, callUnits } from "./call-units.js";
+import { alwaysRule, callUnits, locate } from "./call-units.js";
 import { type EffectivePolicy, PermissionPolicy, type PolicyLayer } from "./permission-policy.js";
 import type { CallUnit } from "./permission-rule.js";
 import { PERMISSIONS_KEY, settingsPolicy } from "./permission-settings.js";
@@ -92,7 +92,7 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     const declaration = declarationOf(call);
     const description = describeCall(call.toolName, declaration, call.args, this.cwd);
     const sandbox = this.session().sandbox;
-    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd, (real) => sandbox.protectedPlace(real)));
+    const evaluation = this.policy.evaluate(callUnits(call.toolName, declaration.effect, description, this.cwd, (real) => sandbox.protectedPlace(real, this.cwd)));
     const { rule } = evaluation;
     if (evaluation.action === "deny") {
       const message = `Permission denied by ${describeRule(rule)}.`;
@@ -101,13 +101,34 @@ export class PermissionController implements PermissionPort, ToolPolicy {
     }
     if (evaluation.action === "allow") {
       this.record(call, "allow", "rule", { ...base, rule, ...(hooks.decidedBy ? { extension: hooks.decidedBy } : {}) });
-      return { action: "allow", args: call.args };
+      return this.allowed(call, rule);
     }
     if (hooks.action === "allow") {
       this.record(call, "allow", "extension", { ...base, rule, extension: hooks.decidedBy });
-      return { action: "allow", args: call.args };
+      return this.allowed(call, rule);
     }
-    return this.ask(call, evaluation.asking, rule, base, signal, await summarize(declaration, description, call.args, this.cwd));
+    const answer = await this.ask(call, evaluation.asking, rule, base, signal, await summarize(declaration, description, call.args, this.cwd));
+    return answer.action === "allow" ? this.allowed(call, rule) : answer;
+  }
+
+  /**
+   * An allowed call, with what a tree search under it may read: a path that a `deny` or `ask` rule
+   * naming paths covers, judged as if this tool named it, is left out, unless that same rule decided
+   * the call (a search of `secrets`, asked about by the rule `secrets/**` and allowed, searches it).
+   * The default and rules without a path judged the whole call already.
+   */
+  private allowed(call: ToolCallCheck, decidedBy: DecidingRule): GateResult {
+    if (!this.policy.limitsPaths) return { action: "allow", args: call.args };
+    const { effect } = declarationOf(call);
+    const decided = JSON.stringify(decidedBy);
+    const mayRead = (real: string): boolean => {
+      const unit: CallUnit = { kind: "path", tool: call.toolName, effect, ...locate(this.cwd, real) };
+      // Most files meet no such rule: then nothing can keep them out, and the whole policy is not asked.
+      if (!this.policy.limits(unit)) return true;
+      const { action, rule } = this.policy.evaluate([unit]);
+      return action === "allow" || rule.source === "default" || (rule.path === undefined && !rule.outsideCwd) || JSON.stringify(rule) === decided;
+    };
+    return { action: "allow", args: call.args, mayRead };
   }
 
   private async ask(call: ToolCallCheck, asking: CallUnit[], rule: DecidingRule, base: object, signal: AbortSignal, summary: PermissionSummary): Promise<GateResult> {

@@ -45,18 +45,22 @@ export class PermissionPolicy {
   private settingsRules: Entry[] = [];
   private runtimeRules: Entry[] = [];
   private readonly sessionRules: Entry[] = [];
+  /** The settings' and the client's `deny` and `ask` rules that name paths (session rules only allow); built on first use. */
+  private limiting: Entry[] | undefined;
 
   /** Settings layers, already tightened where the project is untrusted. */
   setSettings(defaultAction: PermissionAction, rules: { rule: PermissionRule; source: "global" | "project" }[], waitSeconds: number | undefined): void {
     this.settingsDefault = defaultAction;
     this.settingsWait = waitSeconds;
     this.settingsRules = rules.map(({ rule, source }) => ({ compiled: new CompiledRule(rule), sourced: sourced(rule, source) }));
+    this.limiting = undefined;
   }
 
   /** The client's layer (`permission.set_policy`): replaces the previous one whole. */
   setRuntime(layer: PolicyLayer): void {
     this.runtime = layer;
     this.runtimeRules = layer.rules.map((rule) => ({ compiled: new CompiledRule(rule), sourced: sourced(rule, "runtime") }));
+    this.limiting = undefined;
   }
 
   /** Rules `allow_always` adds; a rule already held is not added twice. */
@@ -82,6 +86,21 @@ export class PermissionPolicy {
   /** True while the policy lets everything run without a rule (today's behaviour): nothing to decide or journal. */
   get permissive(): boolean {
     return this.default === "allow" && this.settingsRules.length === 0 && this.runtimeRules.length === 0 && this.sessionRules.length === 0;
+  }
+
+  /** True while a `deny` or `ask` rule names paths: only then may a tree search meet a path it keeps out. */
+  get limitsPaths(): boolean {
+    return this.pathLimits().length > 0;
+  }
+
+  /** Whether a `deny` or `ask` rule that names paths matches `unit`: when none does, no such rule can decide it. */
+  limits(unit: CallUnit): boolean {
+    return this.pathLimits().some((entry) => entry.compiled.matches(unit));
+  }
+
+  private pathLimits(): Entry[] {
+    this.limiting ??= [...this.settingsRules, ...this.runtimeRules].filter(({ compiled: { rule } }) => rule.action !== "allow" && (rule.path !== undefined || rule.outsideCwd === true));
+    return this.limiting;
   }
 
   describe(): EffectivePolicy {
@@ -115,9 +134,10 @@ export class PermissionPolicy {
       const guard = all.find((entry) => entry.compiled.rule.action !== "allow" && entry.compiled.rule.command !== undefined && (!entry.compiled.rule.tool || entry.compiled.matchesTool(unit.tool)));
       if (guard) return { action: "ask", rule: { ...guard.sourced } };
     }
-    // An edit of `.git`, `.zi` or ZI_HOME (a hook that runs at the next commit, the settings that hold
-    // these rules) is allowed only by a rule that names paths: never by an effect, tool or default allow.
-    if (decided.action === "allow" && unit.kind === "path" && unit.protectedBy !== undefined && found?.compiled.rule.path === undefined) {
+    // An edit of `.git`, `.zi`, the hooks path or ZI_HOME (a hook that runs at the next commit, the
+    // settings that hold these rules) is allowed only by a rule whose literal path names that place:
+    // never by an effect, tool or default allow, nor by a wildcard that happens to reach it (`**`).
+    if (decided.action === "allow" && unit.kind === "path" && unit.protectedBy !== undefined && !found?.compiled.reaches(unit.protectedBy, unit.root)) {
       return { action: "ask", rule: decided.rule };
     }
     return decided;

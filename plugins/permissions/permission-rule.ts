@@ -1,3 +1,4 @@
+import { resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import type { PermissionRule } from "../../core/wire/session-types.js";
 import { ruleCommandTokens } from "./bash-command.js";
@@ -10,7 +11,7 @@ import type { ToolEffect } from "../../core/wire/session-types.js";
 export type CallUnit =
   | { kind: "tool"; tool: string; effect: ToolEffect }
   | { kind: "command"; tool: string; effect: ToolEffect; tokens: string[]; opaque: boolean; runs: string[][] }
-  | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string; protectedBy?: string };
+  | { kind: "path"; tool: string; effect: ToolEffect; relative: string | undefined; absolute: string; root: string; protectedBy?: string };
 
 /** A rule checked and compiled once: its matchers are built when it enters a policy. */
 export class CompiledRule {
@@ -60,6 +61,31 @@ export class CompiledRule {
     }
     return true;
   }
+
+  /**
+   * Whether the rule's literal part (its path up to the first wildcard, at a whole segment) reaches
+   * into `place` (a real directory): `.git/**` and `.husky/*` name theirs, `**` and `.g*` do not.
+   * `root` is the working directory's real path, against which a relative rule resolves; a rule that
+   * reaches the place only through a symlink does not name it (the edit asks, the safe side).
+   */
+  reaches(place: string, root: string): boolean {
+    if (this.rule.path === undefined) return false;
+    const literal = literalPrefix(this.rule.path);
+    const reached = resolve(root, literal);
+    return reached === place || reached.startsWith(place.endsWith(sep) ? place : place + sep);
+  }
+}
+
+/** The directories a glob names before its first wildcard (escapes read as the characters they escape). */
+function literalPrefix(glob: string): string {
+  let text = "";
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i]!;
+    if (char === "\\" && i + 1 < glob.length) text += glob[++i];
+    else if ("*?[]{}()!+@|".includes(char)) return text.slice(0, text.lastIndexOf("/") + 1);
+    else text += char;
+  }
+  return text;
 }
 
 const startsWith = (words: readonly string[], prefix: readonly string[]): boolean => words.length >= prefix.length && prefix.every((word, index) => words[index] === word);

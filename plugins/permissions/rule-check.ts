@@ -24,6 +24,8 @@ export function ruleProblem(value: unknown): string | undefined {
   for (const key of ["tool", "command", "path"]) {
     if (rule[key] !== undefined && (typeof rule[key] !== "string" || rule[key] === "")) return `${key} must be a non-empty string`;
   }
+  // Paths are judged normalized (`src/../x` is `x`): a glob with a `..` part would match nothing, and a deny rule silently nothing.
+  if (typeof rule.path === "string" && rule.path.split("/").includes("..")) return 'path must not hold a ".." part: a relative glob matches inside the working directory; write an absolute one (starting with "/") for a place outside';
   for (const key of ["outsideCwd", "readOnly"]) if (rule[key] !== undefined && rule[key] !== true) return `${key} must be true when present`;
   if (rule.effect !== undefined && !TOOL_EFFECTS.includes(rule.effect as ToolEffect)) return `effect must be one of ${TOOL_EFFECTS.join(", ")}`;
   if ([rule.tool, rule.command, rule.path, rule.outsideCwd, rule.readOnly, rule.effect].every((field) => field === undefined)) {

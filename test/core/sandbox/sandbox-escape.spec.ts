@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
@@ -91,6 +91,29 @@ describe("the bubblewrap sandbox, escaped against for real", () => {
     expect(existsSync(join(settingsHome, "settings.json"))).toBe(false);
     expect(existsSync(join(cwd, ".git", "hooks"))).toBe(true);
     cleanup();
+  });
+
+  it("workspace-write: the hooks directory core.hooksPath sets (.husky) stays read-only too, and cannot be moved away", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-escape-husky-"));
+    execFileSync("git", ["init", "-q", cwd]);
+    execFileSync("git", ["-C", cwd, "config", "core.hooksPath", ".husky"]);
+    mkdirSync(join(cwd, ".husky"));
+    writeFileSync(join(cwd, ".husky", "pre-commit"), "npm test\n");
+    const run = await sandboxed("workspace-write", cwd, "echo evil >> .husky/pre-commit; echo evil > .husky/pre-push; mv .husky gone; rm -rf .husky; echo ok > src.txt");
+    expect(run.output.match(/Read-only file system|Device or resource busy/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(readFileSync(join(cwd, ".husky", "pre-commit"), "utf8")).toBe("npm test\n");
+    expect(existsSync(join(cwd, ".husky", "pre-push"))).toBe(false);
+    expect(readFileSync(join(cwd, "src.txt"), "utf8")).toBe("ok\n");
+  });
+
+  it("workspace-write: a git directory that a .git file points to (--separate-git-dir) inside the cwd stays read-only: no hook, no config", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "zi-escape-gitdir-"));
+    execFileSync("git", ["init", "-q", `--separate-git-dir=${join(cwd, "store")}`, cwd]);
+    const run = await sandboxed("workspace-write", cwd, "echo evil > store/hooks/pre-commit; git config core.hooksPath /tmp/evil; echo ok > src.txt");
+    expect(run.output.match(/Read-only file system|could not lock config file/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(existsSync(join(cwd, "store", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(cwd, "store", "config"), "utf8")).not.toContain("hooksPath");
+    expect(readFileSync(join(cwd, "src.txt"), "utf8")).toBe("ok\n");
   });
 
   it("read-only: nothing in the cwd is writable; the private tmp is", async () => {

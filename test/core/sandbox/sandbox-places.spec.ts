@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,15 @@ describe("writeRefusal: the sandbox's write policy for the tools that write in Z
     expect(refusal(join(cwd, "out", "x"))).toMatch(/is outside the working directory/);
     expect(refusal(`${cwd}-sibling/x`)).toMatch(/is outside the working directory/);
     expect(refusal(outside)).toMatch(/is outside/);
+  });
+
+  it("workspace-write: the hooks directory the repository's core.hooksPath sets stays read-only, as git reads it", () => {
+    const { cwd, protectedPaths } = places();
+    execFileSync("git", ["init", "-q", cwd]);
+    execFileSync("git", ["-C", cwd, "config", "core.hooksPath", ".husky"]);
+    const refusal = (path: string) => writeRefusal({ mode: "workspace-write", writableRoots: [] }, cwd, protectedPaths, [realPath(path)]);
+    expect(refusal(join(cwd, ".husky", "pre-commit"))).toMatch(/\.husky, which stays read-only/);
+    expect(refusal(join(cwd, ".husky-notes.md"))).toBeUndefined();
   });
 
   it("a write whose tool declares no path cannot be fenced, so it is refused", () => {

@@ -32,6 +32,14 @@ describe.each([
     expect(textOf(await run(tool, { pattern: "config", path: ".git" }, dir))).toBe(".git/config");
   });
 
+  it("lists a file whose name holds an LF as one path (rg --files ends each with NUL)", async () => {
+    mkdirSync(join(dir, "lf"));
+    writeFileSync(join(dir, "lf", "a\nb.ts"), "");
+    writeFileSync(join(dir, "lf", "c.ts"), "");
+    expect(textOf(await run(tool, { pattern: "*.ts", path: "lf" }, dir))).toBe("lf/a\nb.ts\nlf/c.ts");
+    expect(textOf(await run(tool, { pattern: "a?b.ts", path: "lf" }, dir))).toBe("lf/a\nb.ts");
+  });
+
   it("bounds results by limit", async () => {
     mkdirSync(join(dir, "many"));
     for (let i = 0; i < 20; i++) writeFileSync(join(dir, "many", `f${String(i).padStart(2, "0")}.log`), "");

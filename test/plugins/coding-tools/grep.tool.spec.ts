@@ -104,6 +104,20 @@ describe.each([
     );
   });
 
+  it("reads a file whose name holds an LF (rg's path ends at NUL, its text at LF), also when rg stops at its NUL with a note", async () => {
+    mkdirSync(join(dir, "lf"));
+    writeFileSync(join(dir, "lf", "a\nb.txt"), "foo 1\nbar\nfoo 2\n");
+    writeFileSync(join(dir, "lf", "a"), "foo 0\n");
+    writeFileSync(join(dir, "lf", "z\n"), "foo 3\n");
+    // A name that reads like a binary note about the file before it, and a binary file whose name holds an LF.
+    writeFileSync(join(dir, "lf", 'a: binary file matches (found "\\0" byte around offset 5)'), "foo 4\n");
+    writeFileSync(join(dir, "lf", "bin\nary"), Buffer.concat([Buffer.from(`foo 5\n${"x".repeat(70_000)}\n`), Buffer.from([0]), Buffer.from("\nfoo 6\n")]));
+    expect(textOf(await run(tool, { pattern: "foo", path: "lf" }, dir))).toBe(
+      ["lf/a:1: foo 0", "lf/a\nb.txt:1: foo 1", "lf/a\nb.txt:3: foo 2", 'lf/a: binary file matches (found "\\0" byte around offset 5):1: foo 4', "lf/z\n:1: foo 3"].join("\n"),
+    );
+    expect(textOf(await run(tool, { pattern: "foo", path: "lf/a\nb.txt" }, dir))).toBe("lf/a\nb.txt:1: foo 1\nlf/a\nb.txt:3: foo 2");
+  });
+
   it("stops at the limit in path order by code point, whatever a locale's order says", async () => {
     const names = ["B", "a-b", "a/b", "a.txt", "ab", "\u00e4", "z"];
     mkdirSync(join(dir, "sorted", "a"), { recursive: true });

@@ -25,8 +25,9 @@ describe("the permission family in the kernel, over in-memory streams", () => {
       kernel.record("4", "permission.list"),
       kernel.record("5", "permission.resolve", { requestId: "nope", decision: "allow_once" }),
       kernel.record("6", "permission.resolve", { requestId: "nope", decision: "sure" }),
+      kernel.record("7", "permission.set_policy", { default: "allow", rules: [{ action: "deny", path: "../secrets/**" }] }),
     );
-    const frames = await kernel.frames(6);
+    const frames = await kernel.frames(7);
     const byId = new Map<string, any>(frames.map((frame: any) => [frame.id, frame]));
     expect(byId.get("1").result).toEqual({ policy: { default: "ask", rules: [{ action: "allow", command: "git status", source: "runtime" }] } });
     expect(byId.get("2")).toMatchObject({ type: "protocol_error", error: { code: "invalid_request", details: [{ field: "params.rules", problem: expect.stringContaining("one simple command") }] } });
@@ -34,6 +35,7 @@ describe("the permission family in the kernel, over in-memory streams", () => {
     expect(byId.get("4").result).toEqual({ requests: [] });
     expect(byId.get("5")).toMatchObject({ ok: false, error: { code: "not_found", applied: "no" } });
     expect(byId.get("6")).toMatchObject({ type: "protocol_error", error: { code: "invalid_request" } });
+    expect(byId.get("7")).toMatchObject({ type: "protocol_error", error: { code: "invalid_request", details: [{ field: "params.rules", problem: expect.stringContaining('".." part') }] } });
     expect(await kernel.close()).toBe(0);
   });
 });
