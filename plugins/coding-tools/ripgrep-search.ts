@@ -3,10 +3,10 @@ import type { GlobMatcher } from "./glob-matcher.js";
 import { ALWAYS_SKIPPED } from "./ignore-rules.js";
 import { RipgrepMatchRecords } from "./ripgrep-match-records.js";
 import { RipgrepProcess } from "./ripgrep-process.js";
+import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend.js";
 
 /** `rg --files --null` ends each path with NUL: a name may hold any other byte, LF included. */
 const nulEnd = (data: Buffer, start: number): number => data.indexOf(0, start);
-import type { ContentMatch, ContentQuery, SearchBackend } from "./search-backend.js";
 
 /**
  * ripgrep's own ignore handling is the rule (IgnoreRules mirrors it): hidden files included, `.git`
