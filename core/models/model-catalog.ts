@@ -2,7 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import type { PublicModel } from "../wire/session-types.js";
 import type { FauxModels } from "./faux-models.js";
 import type { UserProviderConfig } from "./model-config-types.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 
 export type ModelSource = "faux" | "user" | "builtin";
 
@@ -21,7 +21,7 @@ export interface CatalogEntry {
 export class ModelCatalog {
   private readonly providers = new Map<string, Map<string, CatalogEntry>>();
 
-  constructor(piAi: PiAiModule, faux: FauxModels, userProviders: readonly UserProviderConfig[]) {
+  constructor(piAi: PiAiLight, faux: FauxModels, userProviders: readonly UserProviderConfig[]) {
     for (const model of faux.models) this.add("faux", model);
     for (const provider of userProviders) {
       for (const model of provider.models) this.add("user", this.userModel(provider, model));

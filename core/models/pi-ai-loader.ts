@@ -2,23 +2,32 @@ import { installGatedFetch } from "./gated-fetch.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 
 export type PiAiModule = typeof PiAi;
+/** pi-ai without its providers and typebox (pi-ai-light.ts). */
+export type PiAiLight = typeof import("./pi-ai-light.js");
 /** pi-ai's `streamSimple`, or one provider's own. */
 export type SimpleStream = (model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options?: PiAi.SimpleStreamOptions) => PiAi.AssistantMessageEventStream;
 
 /**
  * The only runtime touchpoint with pi-ai. Importing it costs ~150 ms, so nothing imports it
  * statically: the first caller that needs the catalogue or a stream pays once, startup never does.
+ * The catalogue and the faux models need only `light()`; a provider's call, or its warm-up, `load()`.
  */
 export class PiAiLoader {
+  private lightPending: Promise<PiAiLight> | undefined;
   private pending: Promise<PiAiModule> | undefined;
-  private module: PiAiModule | undefined;
+  private lightModule: PiAiLight | undefined;
   private openAICompletions: Promise<SimpleStream> | undefined;
+
+  light(): Promise<PiAiLight> {
+    this.lightPending ??= import("./pi-ai-light.js").then((module) => (this.lightModule = module));
+    return this.lightPending;
+  }
 
   load(): Promise<PiAiModule> {
     this.pending ??= import("@mariozechner/pi-ai").then((module) => {
       // Before any provider SDK creates a client: they look `fetch` up then.
       installGatedFetch();
-      return (this.module = module);
+      return module;
     });
     return this.pending;
   }
@@ -39,8 +48,8 @@ export class PiAiLoader {
     return this.openAICompletions;
   }
 
-  /** The module once `load()` has settled; lets synchronous paths use it after a resolve. */
-  get loaded(): PiAiModule | undefined {
-    return this.module;
+  /** `light()`'s module once it has settled; lets synchronous paths use it after a resolve. */
+  get lightLoaded(): PiAiLight | undefined {
+    return this.lightModule;
   }
 }
