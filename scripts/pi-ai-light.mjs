@@ -7,8 +7,14 @@
 // compares the built zi's `model.list` and `model.select` answers with pi-ai's index).
 // The build fails when a name is declared by no module the index re-exports, or by more than one, or
 // when such a module (or one it imports) imports anything but pi-ai's own files.
+// pi-ai's catalogue (models.generated.js, `MODELS`, one object literal of ~330 KB) becomes JSON.parse
+// of its JSON text: V8 parses JSON faster than a JavaScript literal, and Node 20 has no compile cache
+// (callgrind, Node 20, spawn to model.select answered: 30 million instructions fewer of ~845,
+// docs/performance.md). The build fails unless the JSON text parses back to the same data.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 
 const LIGHT = /[\\/]dist[\\/]core[\\/]models[\\/]pi-ai-light\.js$/;
 const PI_AI = "@mariozechner/pi-ai";
@@ -41,9 +47,17 @@ function declarations(index) {
   return declaring;
 }
 
+const GENERATED = /[\\/]@mariozechner[\\/]pi-ai[\\/]dist[\\/]models\.generated\.js$/;
+
 export const piAiLightPlugin = {
   name: "pi-ai-light",
   setup(build) {
+    build.onLoad({ filter: GENERATED }, async (args) => {
+      const { MODELS } = await import(pathToFileURL(args.path).href);
+      const json = JSON.stringify(MODELS);
+      if (!isDeepStrictEqual(JSON.parse(json), MODELS)) throw new Error(`pi-ai-light: ${args.path}'s MODELS is not plain JSON data`);
+      return { contents: `export const MODELS = JSON.parse(${JSON.stringify(json)});\n`, loader: "js" };
+    });
     build.onLoad({ filter: LIGHT }, async (args) => {
       const source = readFileSync(args.path, "utf8");
       const match = REEXPORT.exec(source);
