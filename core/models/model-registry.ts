@@ -104,7 +104,7 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
-    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall);
+    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall, () => this.piAi.prepare(entry.model.api));
     return this.resolved(piAi, entry);
   }
 

@@ -8,6 +8,22 @@ export type PiAiLight = typeof import("./pi-ai-light.js");
 export type SimpleStream = (model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options?: PiAi.SimpleStreamOptions) => PiAi.AssistantMessageEventStream;
 
 /**
+ * pi-ai's provider module of each API, as its own lazy registration imports it
+ * (providers/register-builtins.js): the same module, so loading it early loads it once. Amazon
+ * Bedrock's is left out: pi-ai loads it as a Node-only module, outside the bundle.
+ */
+const PROVIDER_MODULES = new Map<string, () => Promise<unknown>>([
+  ["anthropic-messages", () => import("@mariozechner/pi-ai/anthropic")],
+  ["openai-completions", () => import("@mariozechner/pi-ai/openai-completions")],
+  ["openai-responses", () => import("@mariozechner/pi-ai/openai-responses")],
+  ["azure-openai-responses", () => import("@mariozechner/pi-ai/azure-openai-responses")],
+  ["openai-codex-responses", () => import("@mariozechner/pi-ai/openai-codex-responses")],
+  ["google-generative-ai", () => import("@mariozechner/pi-ai/google")],
+  ["google-vertex", () => import("@mariozechner/pi-ai/google-vertex")],
+  ["mistral-conversations", () => import("@mariozechner/pi-ai/mistral")],
+]);
+
+/**
  * The only runtime touchpoint with pi-ai. Importing it costs ~150 ms, so nothing imports it
  * statically: the first caller that needs the catalogue or a stream pays once, startup never does.
  * The catalogue and the faux models need only `light()`; a provider's call, or its warm-up, `load()`.
@@ -30,6 +46,14 @@ export class PiAiLoader {
       return module;
     });
     return this.pending;
+  }
+
+  /**
+   * Loads what a call to `api` runs (pi-ai, the API's provider module and its SDK) at once, side by
+   * side, rather than one after the other as the call reaches each; a provider warm-up starts it.
+   */
+  async prepare(api: string): Promise<void> {
+    await Promise.all([this.simpleStream(api), PROVIDER_MODULES.get(api)?.()]);
   }
 
   /**
