@@ -7,10 +7,12 @@
 // compares the built zi's `model.list` and `model.select` answers with pi-ai's index).
 // The build fails when a name is declared by no module the index re-exports, or by more than one, or
 // when such a module (or one it imports) imports anything but pi-ai's own files.
-// pi-ai's catalogue (models.generated.js, `MODELS`, one object literal of ~330 KB) becomes JSON.parse
-// of its JSON text: V8 parses JSON faster than a JavaScript literal, and Node 20 has no compile cache
-// (callgrind, Node 20, spawn to model.select answered: 30 million instructions fewer of ~845,
-// docs/performance.md). The build fails unless the JSON text parses back to the same data.
+// pi-ai's catalogue (models.generated.js, `MODELS`, one object literal of ~330 KB) becomes each
+// provider's JSON text, and the registry models.js builds from it at load parses a provider's text on
+// its first lookup (`getModels`, `getModel`; `getProviders` needs none): a first `model.select` parses
+// one provider's models, not 969 (docs/performance.md), and V8 parses JSON faster than a JavaScript
+// literal. The build fails unless each text parses back to the same data with its keys in the same
+// order, and when models.js no longer begins with the loop it replaces.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,15 +50,51 @@ function declarations(index) {
 }
 
 const GENERATED = /[\\/]@mariozechner[\\/]pi-ai[\\/]dist[\\/]models\.generated\.js$/;
+const REGISTRY = /[\\/]@mariozechner[\\/]pi-ai[\\/]dist[\\/]models\.js$/;
+// pi-ai's models.js (0.73.1) up to its first function: the registry it builds from MODELS at load.
+const EAGER_REGISTRY = `import { MODELS } from "./models.generated.js";
+const modelRegistry = new Map();
+// Initialize registry from MODELS on module load
+for (const [provider, models] of Object.entries(MODELS)) {
+    const providerModels = new Map();
+    for (const [id, model] of Object.entries(models)) {
+        providerModels.set(id, model);
+    }
+    modelRegistry.set(provider, providerModels);
+}
+`;
+// The same registry, a provider's models parsed from their JSON text on its first lookup: the Map of
+// id → model that the loop above builds, in the same order (JSON.parse's, which is the literal's).
+const LAZY_REGISTRY = `import { PROVIDER_JSON } from "./models.generated.js";
+const modelRegistry = new (class extends Map {
+    get(provider) {
+        let models = super.get(provider);
+        if (models === null) super.set(provider, (models = new Map(Object.entries(JSON.parse(PROVIDER_JSON[provider])))));
+        return models;
+    }
+})(Object.keys(PROVIDER_JSON).map((provider) => [provider, null]));
+`;
+
+/** models.generated.js as each provider's JSON text; the build fails unless each parses back to the same data, keys in the same order. */
+async function providerJson(path) {
+  const { MODELS } = await import(pathToFileURL(path).href);
+  const texts = Object.entries(MODELS).map(([provider, models]) => {
+    const json = JSON.stringify(models);
+    const back = JSON.parse(json);
+    if (!isDeepStrictEqual(back, models) || JSON.stringify(back) !== json) throw new Error(`pi-ai-light: ${path}'s ${provider} models are not plain JSON data`);
+    return `${JSON.stringify(provider)}: ${JSON.stringify(json)}`;
+  });
+  return `export const PROVIDER_JSON = {\n${texts.join(",\n")}\n};\n`;
+}
 
 export const piAiLightPlugin = {
   name: "pi-ai-light",
   setup(build) {
-    build.onLoad({ filter: GENERATED }, async (args) => {
-      const { MODELS } = await import(pathToFileURL(args.path).href);
-      const json = JSON.stringify(MODELS);
-      if (!isDeepStrictEqual(JSON.parse(json), MODELS)) throw new Error(`pi-ai-light: ${args.path}'s MODELS is not plain JSON data`);
-      return { contents: `export const MODELS = JSON.parse(${JSON.stringify(json)});\n`, loader: "js" };
+    build.onLoad({ filter: GENERATED }, async (args) => ({ contents: await providerJson(args.path), loader: "js" }));
+    build.onLoad({ filter: REGISTRY }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.startsWith(EAGER_REGISTRY)) throw new Error(`pi-ai-light: ${args.path} no longer starts with the registry it builds from MODELS; update scripts/pi-ai-light.mjs`);
+      return { contents: LAZY_REGISTRY + source.slice(EAGER_REGISTRY.length), loader: "js" };
     });
     build.onLoad({ filter: LIGHT }, async (args) => {
       const source = readFileSync(args.path, "utf8");
