@@ -40,11 +40,12 @@ export class PiAiLoader {
   }
 
   load(): Promise<PiAiModule> {
-    this.pending ??= import("@mariozechner/pi-ai").then((module) => {
-      // Before any provider SDK creates a client: they look `fetch` up then.
+    if (!this.pending) {
+      // Before any provider SDK creates a client (they look `fetch` up then), and before `prepare`
+      // loads a provider module beside pi-ai's index.
       installGatedFetch();
-      return module;
-    });
+      this.pending = import("@mariozechner/pi-ai");
+    }
     return this.pending;
   }
 
