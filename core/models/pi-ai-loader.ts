@@ -40,21 +40,22 @@ export class PiAiLoader {
   }
 
   load(): Promise<PiAiModule> {
-    if (!this.pending) {
-      // Before any provider SDK creates a client (they look `fetch` up then), and before `prepare`
-      // loads a provider module beside pi-ai's index.
+    this.pending ??= import("@mariozechner/pi-ai").then((module) => {
+      // Before any provider SDK creates a client: they look `fetch` up then. Not before the import:
+      // reading globalThis.fetch loads fetch's implementation (undici, ~15 ms on Node 20) at once.
       installGatedFetch();
-      this.pending = import("@mariozechner/pi-ai");
-    }
+      return module;
+    });
     return this.pending;
   }
 
   /**
-   * Loads what a call to `api` runs (pi-ai, the API's provider module and its SDK) at once, side by
-   * side, rather than one after the other as the call reaches each; a provider warm-up starts it.
+   * Loads what a call to `api` runs (pi-ai, then the API's provider module and its SDK) before the
+   * call reaches each; a provider warm-up starts it.
    */
   async prepare(api: string): Promise<void> {
-    await Promise.all([this.simpleStream(api), PROVIDER_MODULES.get(api)?.()]);
+    // The provider module once the gated fetch is installed (load()), so that no SDK can find the other.
+    await Promise.all([this.simpleStream(api), this.load().then(() => PROVIDER_MODULES.get(api)?.())]);
   }
 
   /**
