@@ -54,7 +54,7 @@ export class PiAiLoader {
    * call reaches each; a provider warm-up starts it.
    */
   async prepare(api: string): Promise<void> {
-    // The provider module once the gated fetch is installed (load()), so that no SDK can find the other.
+    // The provider module once load() has installed the gated fetch: no SDK may find the ungated one.
     await Promise.all([this.simpleStream(api), this.load().then(() => PROVIDER_MODULES.get(api)?.())]);
   }
 
