@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
+import { piAiLightPlugin } from "./pi-ai-light.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const nodeRequire = createRequire(import.meta.url);
@@ -110,7 +111,8 @@ const result = await build({
   metafile: true,
   // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
   // The openai SDK's SSE reader cuts events without copying its buffer once per event (scripts/linear-sse-chunks.mjs).
-  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin],
+  // model.select loads pi-ai's catalogue without typebox and the providers (scripts/pi-ai-light.mjs).
+  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin, piAiLightPlugin],
 });
 
 const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
@@ -139,12 +141,15 @@ const closure = (roots) => {
 //   modes, which load the families anyway, and the plugins' activation, which comes after them.
 // - `polyfill`: `reflect-metadata`, a file of its own that `session` imports statically: it is awaited
 //   before any of them loads (bin/zi-cli.ts), and so runs before tsyringe whatever the grouping.
-// - `models`: pi-ai (the model catalogue and its schema library, typebox), which the first
-//   `model.select` loads (core/models/pi-ai-loader.ts); only pi-ai's own providers share its files,
-//   and they load after it.
+// - `catalogue`: the part of pi-ai the first `model.select` loads (core/models/pi-ai-light.ts: the
+//   model catalogue, event streams, the faux messages; scripts/pi-ai-light.mjs).
+// - `models`: the rest of pi-ai (its index, its providers' registration, its schema library, typebox),
+//   which a provider's first call or warm-up loads (core/models/pi-ai-loader.ts); only pi-ai's own
+//   providers share its files, and they load after it.
 // Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
+const CATALOGUE_ENTRY = "dist/core/models/pi-ai-light.js";
 const MODELS_ENTRY = "node_modules/@mariozechner/pi-ai/dist/index.js";
 // An entry point in node_modules is named from wherever node_modules really is (a worktree whose
 // node_modules links to another checkout's gives `../../main/node_modules/...`): named from node_modules.
@@ -158,9 +163,11 @@ const dynamicEntry = (entryPoint) => {
 const core = closure([ENTRY]);
 const polyfill = closure([dynamicEntry(POLYFILL_ENTRY)]);
 const session = [...closure(SESSION_ENTRIES.map(dynamicEntry))].filter((path) => !core.has(path) && !polyfill.has(path));
-const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !core.has(path) && !polyfill.has(path) && !session.includes(path));
+const earlier = (path) => core.has(path) || polyfill.has(path) || session.includes(path);
+const catalogue = [...closure([dynamicEntry(CATALOGUE_ENTRY)])].filter((path) => !earlier(path));
+const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !earlier(path) && !catalogue.includes(path));
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, models };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 

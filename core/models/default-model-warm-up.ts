@@ -1,6 +1,8 @@
 import { SettingsStore } from "../config/settings-store.js";
 import type { ZiPaths } from "../config/zi-paths.js";
+import { FAUX_PROVIDER } from "./faux-models.js";
 import { ModelRegistry } from "./model-registry.js";
+import { PiAiLoader } from "./pi-ai-loader.js";
 
 const quiet = (): void => undefined;
 
@@ -13,10 +15,15 @@ const quiet = (): void => undefined;
 export async function warmDefaultModel(paths: ZiPaths, env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const settings = new SettingsStore(paths, quiet);
-    const registry = new ModelRegistry({ paths, env, warn: quiet });
+    const piAi = new PiAiLoader();
+    const registry = new ModelRegistry({ paths, env, warn: quiet, piAi });
     await Promise.all([settings.load(), registry.loadCredentials()]);
     const model = settings.getDefaultModel();
-    if (model) await registry.resolve(model.provider, model.id);
+    if (!model) return;
+    // pi-ai's index is the warm-up's largest module: read and compiled from here on, beside the
+    // session's own modules, not after them (resolving the model loads only the catalogue).
+    if (model.provider !== FAUX_PROVIDER) void piAi.load().catch(() => undefined);
+    await registry.resolve(model.provider, model.id);
   } catch {
     // nothing to warm: the session reports it when it resolves the model itself
   }

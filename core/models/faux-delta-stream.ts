@@ -1,7 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import { charBoundary } from "../wire/utf8-clip.js";
 import type { FauxPacing } from "./faux-responder.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 import type { ReadGate } from "./read-gate.js";
 
 /**
@@ -13,7 +13,7 @@ import type { ReadGate } from "./read-gate.js";
  * provider.
  */
 export function streamFauxReply(
-  piAi: PiAiModule,
+  piAi: PiAiLight,
   reply: () => Promise<PiAi.AssistantMessage>,
   context: PiAi.Context,
   model: PiAi.Model<PiAi.Api>,

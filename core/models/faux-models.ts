@@ -3,7 +3,7 @@ import type { FauxScript } from "./faux-script.js";
 import { streamFauxReply } from "./faux-delta-stream.js";
 import { FauxResponder } from "./faux-responder.js";
 import type { FauxResponse } from "./faux-responder.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 import type { ReadGate } from "./read-gate.js";
 
 export const FAUX_PROVIDER = "faux";
@@ -20,7 +20,7 @@ export class FauxModels {
   private readonly responder: FauxResponder;
 
   constructor(
-    private readonly piAi: PiAiModule,
+    private readonly piAi: PiAiLight,
     private readonly script: FauxScript | undefined,
   ) {
     this.responder = new FauxResponder(piAi);

@@ -1,6 +1,6 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { FauxStep } from "./model-config-types.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 
 /** Marks a scripted error as retryable in a way that survives cloning and JSON round trips. */
 export const FAUX_ERROR_DIAGNOSTIC = "zi_faux_error";
@@ -26,7 +26,7 @@ const TARGET_DELTAS = 16;
 const UNPACED_TOKENS_PER_SECOND = 1000;
 
 export class FauxResponder {
-  constructor(private readonly piAi: PiAiModule) {}
+  constructor(private readonly piAi: PiAiLight) {}
 
   echo(context: PiAi.Context): FauxResponse {
     const text = this.echoText(context);

@@ -2,7 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import type { PublicModel } from "../wire/session-types.js";
 import type { FauxModels } from "./faux-models.js";
 import type { UserProviderConfig } from "./model-config-types.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 
 export type ModelSource = "faux" | "user" | "builtin";
 
@@ -16,35 +16,61 @@ export interface CatalogEntry {
 /**
  * Every callable model, keyed provider → id: the faux models, then models.json providers, then
  * pi-ai's catalogue. A models.json provider named like a pi-ai provider replaces that provider's
- * catalogue entries entirely (e.g. `openai` behind a proxy).
+ * catalogue entries entirely (e.g. `openai` behind a proxy). A pi-ai provider's entries are made when
+ * it is first looked up or listed: a first `model.select` makes only its own provider's, not ~970.
  */
 export class ModelCatalog {
   private readonly providers = new Map<string, Map<string, CatalogEntry>>();
+  /** pi-ai's providers that no models.json provider replaces, in pi-ai's order; their entries once made. */
+  private readonly builtin = new Map<string, Map<string, CatalogEntry> | undefined>();
 
-  constructor(piAi: PiAiModule, faux: FauxModels, userProviders: readonly UserProviderConfig[]) {
-    for (const model of faux.models) this.add("faux", model);
+  constructor(
+    private readonly piAi: PiAiLight,
+    faux: FauxModels,
+    userProviders: readonly UserProviderConfig[],
+  ) {
+    for (const model of faux.models) this.add(this.providers, "faux", model);
     for (const provider of userProviders) {
-      for (const model of provider.models) this.add("user", this.userModel(provider, model));
+      for (const model of provider.models) this.add(this.providers, "user", this.userModel(provider, model));
     }
     for (const provider of piAi.getProviders()) {
-      if (this.providers.has(provider)) continue;
-      for (const model of piAi.getModels(provider)) this.add("builtin", model as PiAi.Model<PiAi.Api>);
+      if (!this.providers.has(provider)) this.builtin.set(provider, undefined);
     }
   }
 
   find(provider: string, id: string): CatalogEntry | undefined {
-    return this.providers.get(provider)?.get(id);
+    return (this.providers.get(provider) ?? this.builtinEntries(provider))?.get(id);
   }
 
   /** Providers in catalogue order, each with its entries. */
   *byProvider(): IterableIterator<[provider: string, entries: CatalogEntry[]]> {
     for (const [provider, models] of this.providers) yield [provider, [...models.values()]];
+    for (const provider of this.builtin.keys()) {
+      const models = this.builtinEntries(provider)!;
+      if (models.size > 0) yield [provider, [...models.values()]];
+    }
   }
 
-  private add(source: ModelSource, model: PiAi.Model<PiAi.Api>): void {
-    let models = this.providers.get(model.provider);
-    if (!models) this.providers.set(model.provider, (models = new Map()));
-    models.set(model.id, { source, model, descriptor: ModelCatalog.describe(model) });
+  /** The entries of pi-ai's `provider`: pi-ai lists each model under its own provider (model-registry.spec.ts checks it). */
+  private builtinEntries(provider: string): Map<string, CatalogEntry> | undefined {
+    if (!this.builtin.has(provider)) return undefined;
+    let models = this.builtin.get(provider);
+    if (!models) {
+      models = new Map();
+      for (const model of this.piAi.getModels(provider as PiAi.KnownProvider)) models.set(model.id, ModelCatalog.entry("builtin", model as PiAi.Model<PiAi.Api>));
+      this.builtin.set(provider, models);
+    }
+    return models;
+  }
+
+  private add(providers: Map<string, Map<string, CatalogEntry>>, source: ModelSource, model: PiAi.Model<PiAi.Api>): void {
+    let models = providers.get(model.provider);
+    if (!models) providers.set(model.provider, (models = new Map()));
+    models.set(model.id, ModelCatalog.entry(source, model));
+  }
+
+  private static entry(source: ModelSource, model: PiAi.Model<PiAi.Api>): CatalogEntry {
+    return { source, model, descriptor: ModelCatalog.describe(model) };
   }
 
   private userModel(provider: UserProviderConfig, model: UserProviderConfig["models"][number]): PiAi.Model<PiAi.Api> {

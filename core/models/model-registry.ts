@@ -19,7 +19,7 @@ import type { UserProviderConfig } from "./model-config-types.js";
 import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "./model-runtime.js";
 import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
-import type { PiAiModule, SimpleStream } from "./pi-ai-loader.js";
+import type { PiAiLight, SimpleStream } from "./pi-ai-loader.js";
 import { ProviderErrorClassifier } from "./provider-error-classifier.js";
 import { ProviderWarmer, type WarmUpCall } from "./provider-warmer.js";
 import { clampThinkingLevel } from "./thinking-clamp.js";
@@ -51,7 +51,7 @@ export interface ModelRegistryOptions {
 }
 
 interface LoadedCatalog {
-  piAi: PiAiModule;
+  piAi: PiAiLight;
   catalog: ModelCatalog;
   faux: FauxModels;
 }
@@ -80,7 +80,7 @@ export class ModelRegistry implements ModelRuntime {
     this.credentials =
       options.credentials ?? new CredentialStore(options.paths, options.env ?? process.env, {
         warn: this.warn,
-        envKey: async (provider) => (await this.piAi.load()).getEnvApiKey(provider),
+        envKey: async (provider) => (await this.piAi.light()).getEnvApiKey(provider),
         ...(options.redactor ? { redactor: options.redactor } : {}),
       });
     this.script = options.fauxScriptFile ? FauxScript.load(options.fauxScriptFile) : undefined;
@@ -104,7 +104,7 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
-    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall);
+    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall, () => this.piAi.prepare(entry.model.api));
     return this.resolved(piAi, entry);
   }
 
@@ -165,7 +165,7 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   classifyError(message: PiAi.AssistantMessage, model: ResolvedModel): ProviderErrorKind {
-    const piAi = this.piAi.loaded;
+    const piAi = this.piAi.lightLoaded;
     if (!piAi) throw new Error("ModelRegistry.classifyError called before any model was resolved");
     return this.classifier.classify(piAi, message, model.model);
   }
@@ -174,7 +174,7 @@ export class ModelRegistry implements ModelRuntime {
     return model ? clampThinkingLevel(model.supportedThinkingLevels, level) : "off";
   }
 
-  private resolved(piAi: PiAiModule, entry: CatalogEntry): ResolvedModel {
+  private resolved(piAi: PiAiLight, entry: CatalogEntry): ResolvedModel {
     return {
       descriptor: { ...entry.descriptor, input: [...entry.descriptor.input] },
       supportedThinkingLevels: piAi.getSupportedThinkingLevels(entry.model),
@@ -209,7 +209,8 @@ export class ModelRegistry implements ModelRuntime {
   }
 
   private async loadNow(): Promise<LoadedCatalog> {
-    const [piAi, userProviders] = await Promise.all([this.piAi.load(), this.userProviders()]);
+    // Not pi-ai's providers nor typebox: a prompt to a provider (or its warm-up) loads those.
+    const [piAi, userProviders] = await Promise.all([this.piAi.light(), this.userProviders()]);
     const faux = new FauxModels(piAi, this.script);
     return { piAi, faux, catalog: new ModelCatalog(piAi, faux, userProviders) };
   }
@@ -248,7 +249,7 @@ export class ModelRegistry implements ModelRuntime {
     if (gate.streamErrorType !== undefined) message.diagnostics = [...(message.diagnostics ?? []), streamErrorDiagnostic(gate.streamErrorType)];
   }
 
-  private failedStream(piAi: PiAiModule, model: PiAi.Model<PiAi.Api>, errorMessage: string): PiAi.AssistantMessageEventStream {
+  private failedStream(piAi: PiAiLight, model: PiAi.Model<PiAi.Api>, errorMessage: string): PiAi.AssistantMessageEventStream {
     const out = piAi.createAssistantMessageEventStream();
     const message: PiAi.AssistantMessage = {
       role: "assistant",

@@ -2,7 +2,7 @@ import type * as PiAi from "@mariozechner/pi-ai";
 import type { ProviderErrorKind } from "./model-runtime.js";
 import { FAUX_PROVIDER } from "./faux-models.js";
 import { FAUX_ERROR_DIAGNOSTIC } from "./faux-responder.js";
-import type { PiAiModule } from "./pi-ai-loader.js";
+import type { PiAiLight } from "./pi-ai-loader.js";
 
 // Provider SDKs surface transient failures only as text: "429 Rate limit reached", "503 ...",
 // "Connection error.", undici's "fetch failed" / "terminated", Node's socket error codes.
@@ -44,7 +44,7 @@ export function streamErrorDiagnostic(errorType: string): NonNullable<PiAi.Assis
  * and only the faux provider may use that marker.
  */
 export class ProviderErrorClassifier {
-  classify(piAi: PiAiModule, message: PiAi.AssistantMessage, model: PiAi.Model<PiAi.Api>): ProviderErrorKind {
+  classify(piAi: PiAiLight, message: PiAi.AssistantMessage, model: PiAi.Model<PiAi.Api>): ProviderErrorKind {
     if (piAi.isContextOverflow(message, model.contextWindow)) return "context_overflow";
     if (model.provider === FAUX_PROVIDER) return this.fauxVerdict(message);
     const errorType = message.diagnostics?.find((diagnostic) => diagnostic.type === STREAM_ERROR_DIAGNOSTIC)?.details?.errorType;

@@ -55,15 +55,20 @@ export class ProviderWarmer {
   private fetchWarmed = false;
 
   /**
-   * Settles (never rejects) once the warm-up call has ended, with whether it ran as far as it was
-   * meant to (the warm-up server's reply was read to its end, or the payload was built); callers need
-   * not wait for it. False for an API already warmed, and for a warm-up superseded before its end.
+   * `load`, when given, loads what `call` will use; it is started first. Settles (never rejects) once
+   * the warm-up call has ended, with whether it ran as far as it was meant to (the warm-up server's
+   * reply was read to its end, or the payload was built); callers need not wait for it. False for an
+   * API already warmed, and for a warm-up superseded before its end.
    */
-  warm(model: PiAi.Model<PiAi.Api>, call: WarmUpCall): Promise<boolean> {
+  warm(model: PiAi.Model<PiAi.Api>, call: WarmUpCall, load?: () => Promise<unknown>): Promise<boolean> {
     if (this.warmed.has(model.api)) return Promise.resolve(false);
     const superseded = new AbortController();
     const { signal } = superseded;
     const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      // The call's modules (`load`: pi-ai, its provider module and SDK) are read while fetch's
+      // implementation and the warm-up server load, not only once the call reaches each: resolving a
+      // model loads only pi-ai's catalogue now, and an editor's first prompt (ACP) comes at once.
+      void load?.().catch(() => undefined);
       try {
         if (GATED_APIS.has(model.api)) {
           this.fetchWarmed = true;

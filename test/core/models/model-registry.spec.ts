@@ -31,6 +31,12 @@ describe("ModelRegistry", () => {
     expect(new Set(models.map((model) => `${model.provider}/${model.id}`)).size).toBe(models.length);
   });
 
+  it("relies on pi-ai listing each model under its own provider (ModelCatalog groups pi-ai's models by the provider it asked for)", () => {
+    for (const provider of PiAi.getProviders()) {
+      expect(PiAi.getModels(provider).filter((model) => model.provider !== provider)).toEqual([]);
+    }
+  });
+
   it("marks providers with credentials configured and lists them before the others", async () => {
     chmodSync(home.write(home.paths.authFile, { mistral: { type: "api_key", key: "mistral-key-1" } }), 0o600);
     const models = await registry().list();

@@ -57,10 +57,12 @@ describe("ProviderWarmer", () => {
     const registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
     const model = await registry.resolve("local", "m1"); // the warm-up starts after this turn
     server.enqueue({ type: "text", chunks: ["hi"] });
-    const stream = registry.stream(model, userContext("hello"), { signal: new AbortController().signal, thinkingLevel: "off", sessionId: "s" });
-    warmer.supersede("openai-completions"); // as the call above does once it reaches its provider
+    // The real call, started in the same turn: it supersedes the warm-up before it has sent anything
+    // (ModelRegistry's provider path), which then ends without running to its reply (false). Left
+    // running, it would read its warm-up server's reply to the end (true, as in the test above).
+    const stream = await registry.stream(model, userContext("hello"), { signal: new AbortController().signal, thinkingLevel: "off", sessionId: "s" });
     expect(await warmer.warming("openai-completions")).toBe(false);
-    const { message } = await drain(await stream);
+    const { message } = await drain(stream);
     expect(textOf(message)).toBe("hi");
     expect(server.requests).toHaveLength(1);
   });

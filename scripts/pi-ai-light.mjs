@@ -1,0 +1,117 @@
+// An esbuild plugin for `npm run build` (scripts/bundle.mjs): in the built `zi`, core/models/pi-ai-light.js
+// takes each name it re-exports from pi-ai's index from the pi-ai module that declares it (models.js,
+// env-api-keys.js, ...), so that `model.select` loads pi-ai's catalogue without the rest of its index:
+// its providers' registration and its tool-argument validation, which imports typebox's compiler
+// (docs/performance.md). They are the very modules the index re-exports, bundled once, so the
+// functions and their modules' state are the index's own (test/e2e/model-catalogue.e2e.spec.ts
+// compares the built zi's `model.list` and `model.select` answers with pi-ai's index).
+// The build fails when a name is declared by no module the index re-exports, or by more than one, or
+// when such a module (or one it imports) imports anything but pi-ai's own files.
+// pi-ai's catalogue (models.generated.js, `MODELS`, one object literal of ~330 KB) becomes each
+// provider's JSON text, and the registry models.js builds from it at load parses a provider's text on
+// its first lookup (`getModels`, `getModel`; `getProviders` needs none): a first `model.select` parses
+// one provider's models, not 969 (docs/performance.md), and V8 parses JSON faster than a JavaScript
+// literal. The build fails unless each text parses back to the same data with its keys in the same
+// order, and when models.js no longer begins with the loop it replaces.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+
+const LIGHT = /[\\/]dist[\\/]core[\\/]models[\\/]pi-ai-light\.js$/;
+const PI_AI = "@mariozechner/pi-ai";
+const REEXPORT = /^export \{([^}]*)\} from "@mariozechner\/pi-ai";$/m;
+const DECLARATION = /^export (?:async )?(?:function\*?|const|let|class) ([\w$]+)/gm;
+const STAR = /^export \* from "([^"]+)";$/gm;
+const IMPORT = /^(?:import|export)\b[^;"]*?(?:from )?"([^"]+)";$/gm;
+
+/** Every file `file` imports statically, itself included; throws on an import of anything but a relative file. */
+function ownClosure(file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const [, specifier] of readFileSync(file, "utf8").matchAll(IMPORT)) {
+    if (!specifier.startsWith(".")) throw new Error(`pi-ai-light: ${file} imports ${specifier}, which model.select must not load`);
+    ownClosure(resolve(dirname(file), specifier), seen);
+  }
+  return seen;
+}
+
+/** name → the file of pi-ai's index's `export *` modules that declares it. */
+function declarations(index) {
+  const declaring = new Map();
+  for (const [, specifier] of readFileSync(index, "utf8").matchAll(STAR)) {
+    const file = resolve(dirname(index), specifier);
+    for (const [, name] of readFileSync(file, "utf8").matchAll(DECLARATION)) {
+      if (declaring.has(name)) throw new Error(`pi-ai-light: ${name} is declared by ${declaring.get(name)} and ${file}`);
+      declaring.set(name, file);
+    }
+  }
+  return declaring;
+}
+
+const GENERATED = /[\\/]@mariozechner[\\/]pi-ai[\\/]dist[\\/]models\.generated\.js$/;
+const REGISTRY = /[\\/]@mariozechner[\\/]pi-ai[\\/]dist[\\/]models\.js$/;
+// pi-ai's models.js (0.73.1) up to its first function: the registry it builds from MODELS at load.
+const EAGER_REGISTRY = `import { MODELS } from "./models.generated.js";
+const modelRegistry = new Map();
+// Initialize registry from MODELS on module load
+for (const [provider, models] of Object.entries(MODELS)) {
+    const providerModels = new Map();
+    for (const [id, model] of Object.entries(models)) {
+        providerModels.set(id, model);
+    }
+    modelRegistry.set(provider, providerModels);
+}
+`;
+// The same registry, a provider's models parsed from their JSON text on its first lookup: the Map of
+// id → model that the loop above builds, in the same order (JSON.parse's, which is the literal's).
+const LAZY_REGISTRY = `import { PROVIDER_JSON } from "./models.generated.js";
+const modelRegistry = new (class extends Map {
+    get(provider) {
+        let models = super.get(provider);
+        if (models === null) super.set(provider, (models = new Map(Object.entries(JSON.parse(PROVIDER_JSON[provider])))));
+        return models;
+    }
+})(Object.keys(PROVIDER_JSON).map((provider) => [provider, null]));
+`;
+
+/** models.generated.js as each provider's JSON text; the build fails unless each parses back to the same data, keys in the same order. */
+async function providerJson(path) {
+  const { MODELS } = await import(pathToFileURL(path).href);
+  const texts = Object.entries(MODELS).map(([provider, models]) => {
+    const json = JSON.stringify(models);
+    const back = JSON.parse(json);
+    if (!isDeepStrictEqual(back, models) || JSON.stringify(back) !== json) throw new Error(`pi-ai-light: ${path}'s ${provider} models are not plain JSON data`);
+    return `${JSON.stringify(provider)}: ${JSON.stringify(json)}`;
+  });
+  return `export const PROVIDER_JSON = {\n${texts.join(",\n")}\n};\n`;
+}
+
+export const piAiLightPlugin = {
+  name: "pi-ai-light",
+  setup(build) {
+    build.onLoad({ filter: GENERATED }, async (args) => ({ contents: await providerJson(args.path), loader: "js" }));
+    build.onLoad({ filter: REGISTRY }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.startsWith(EAGER_REGISTRY)) throw new Error(`pi-ai-light: ${args.path} no longer starts with the registry it builds from MODELS; update scripts/pi-ai-light.mjs`);
+      return { contents: LAZY_REGISTRY + source.slice(EAGER_REGISTRY.length), loader: "js" };
+    });
+    build.onLoad({ filter: LIGHT }, async (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const match = REEXPORT.exec(source);
+      if (!match) throw new Error(`pi-ai-light: ${args.path} no longer re-exports names from ${PI_AI}`);
+      const index = await build.resolve(PI_AI, { kind: "import-statement", resolveDir: dirname(args.path) });
+      if (index.errors.length > 0) throw new Error(`pi-ai-light: ${PI_AI} does not resolve`);
+      const declaring = declarations(index.path);
+      const byFile = new Map();
+      for (const name of match[1].split(",").map((part) => part.trim()).filter(Boolean)) {
+        const file = declaring.get(name);
+        if (!file) throw new Error(`pi-ai-light: no module pi-ai's index re-exports declares ${name}`);
+        ownClosure(file);
+        byFile.set(file, [...(byFile.get(file) ?? []), name]);
+      }
+      const lines = [...byFile].map(([file, names]) => `export { ${names.join(", ")} } from ${JSON.stringify(file)};`);
+      return { contents: source.replace(REEXPORT, lines.join("\n")), loader: "js" };
+    });
+  },
+};
