@@ -94,7 +94,11 @@ export const piAiLightPlugin = {
     build.onLoad({ filter: REGISTRY }, (args) => {
       const source = readFileSync(args.path, "utf8");
       if (!source.startsWith(EAGER_REGISTRY)) throw new Error(`pi-ai-light: ${args.path} no longer starts with the registry it builds from MODELS; update scripts/pi-ai-light.mjs`);
-      return { contents: LAZY_REGISTRY + source.slice(EAGER_REGISTRY.length), loader: "js" };
+      const rest = source.slice(EAGER_REGISTRY.length);
+      // The lazy registry answers `get` and `keys` only: any other use would meet a provider not parsed yet.
+      const uses = [...rest.matchAll(/modelRegistry\b(\.\w+)?/g)].map((use) => use[1]);
+      if (uses.some((use) => use !== ".get" && use !== ".keys")) throw new Error(`pi-ai-light: ${args.path} uses its registry beyond get and keys; update scripts/pi-ai-light.mjs`);
+      return { contents: LAZY_REGISTRY + rest, loader: "js" };
     });
     build.onLoad({ filter: LIGHT }, async (args) => {
       const source = readFileSync(args.path, "utf8");
