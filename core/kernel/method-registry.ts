@@ -70,8 +70,10 @@ export class MethodRegistry {
     if (!pending) return undefined;
     return (pending.loading ??= pending.entry.entry.load().then(
       (handlerClass) => {
+        // Pending until checked: a failed check stays pending, and checkAll reports it.
+        const method = this.register(pending.entry, pending.scope, handlerClass);
         this.pending.delete(name);
-        return this.register(pending.entry, pending.scope, handlerClass);
+        return method;
       },
       (error: unknown) => {
         throw new Error(`cannot load method "${name}": ${(error as Error)?.message ?? String(error)}`);
