@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { ZiProcess } from "../support/zi-process.js";
 
 // What the built `zi` loads before a first response in RPC mode (docs/performance.md, Start-up at the
 // floor): the entry, the chunks it imports statically, and the polyfill and session chunks the
@@ -37,5 +38,25 @@ describe("the first response's code, as built", () => {
     const eager = [...files].flatMap(([path, code]) => [...code.matchAll(/=process\.getBuiltinModule\("node:(?:crypto|os)"\)|from '\.\/(?:chunks\/)?mcp-server-manager-[^']*'/g)].map((match) => `${path}: ${match[0]}`));
     expect(eager).toEqual([]);
     expect([...files.values()].join("")).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
+  });
+
+  it("holds no method class: each is a chunk of its own, imported on its method's first request", () => {
+    const session = [...files].find(([path]) => path.startsWith("chunks/session-"))![1];
+    expect(session.match(/\bclass \w+Method\b/g)).toBeNull();
+    expect(readdirSync(join(BIN, "chunks")).filter((name) => /^(get-state|prompt|select-model|set-policy)\.method-[\w-]{8}\.js$/.test(name))).toHaveLength(4);
+  });
+});
+
+describe("the first response, run", () => {
+  it("loads the entry, the core, polyfill and session chunks and get_state's own class, and no other method's", async () => {
+    const probe = resolve("test/fixtures/loaded-files-probe.mjs");
+    const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
+    expect((await zi.call("s", "session.get_state")).ok).toBe(true);
+    // The next method's class is imported for its own first request.
+    expect((await zi.call("e", "connection.set_events", { mode: "all" })).ok).toBe(true);
+    expect((await zi.close()).code).toBe(0);
+    const line = /loaded-files: (.*)/.exec(zi.stderr);
+    expect(line).not.toBeNull();
+    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/get-state.method", "chunks/polyfill", "chunks/session", "zi-cli.js", "zi.js"]);
   });
 });
