@@ -159,8 +159,26 @@ const core = closure([ENTRY]);
 const polyfill = closure([dynamicEntry(POLYFILL_ENTRY)]);
 const session = [...closure(SESSION_ENTRIES.map(dynamicEntry))].filter((path) => !core.has(path) && !polyfill.has(path));
 const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !core.has(path) && !polyfill.has(path) && !session.includes(path));
+// The method classes, each a dynamic import of its family's table (core/kernel/lazy-method.ts), in two
+// files rather than one each: `methods`, the classes whose requests carry no params (session.get_state,
+// the lists), and `params`, those with their params DTOs (class-validator's decorators run as they
+// load). A first get_state loads the small one; the check after the first response, and a front end
+// wiring in process, load both. Sixty files loaded one by one cost ~35 ms of CPU more than the same code
+// in the one session chunk (`zi schema`, which loads them all, docs/performance.md).
+const METHOD_CLASS = /^dist\/(?:methods|plugins)\/.*\.method\.js$/;
+const PARAMS_DTO = /\.params\.js$/;
+const grouped0 = new Set([...core, ...polyfill, ...session, ...models]);
+const methodGroups = { methods: new Set(), params: new Set() };
+for (const [entryPoint, path] of dynamicEntries) {
+  if (!METHOD_CLASS.test(entryPoint)) continue;
+  const files = [...closure([path])].filter((file) => !grouped0.has(file));
+  const takesParams = files.some((file) => Object.keys(outputs[file].inputs).some((input) => PARAMS_DTO.test(input)));
+  for (const file of files) methodGroups[takesParams ? "params" : "methods"].add(file);
+}
+for (const file of methodGroups.methods) methodGroups.params.delete(file);
+if (methodGroups.methods.size === 0 || methodGroups.params.size === 0) throw new Error("bundle: no lazily imported method classes found; update scripts/bundle.mjs");
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, models };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, models, methods: [...methodGroups.methods], params: [...methodGroups.params] };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 

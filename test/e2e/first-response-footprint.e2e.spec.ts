@@ -40,23 +40,26 @@ describe("the first response's code, as built", () => {
     expect([...files.values()].join("")).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
   });
 
-  it("holds no method class: each is a chunk of its own, imported on its method's first request", () => {
+  it("holds no method class: they load with their first request, those without params apart from those with a DTO", () => {
     const session = [...files].find(([path]) => path.startsWith("chunks/session-"))![1];
-    expect(session.match(/\bclass \w+Method\b/g)).toBeNull();
-    expect(readdirSync(join(BIN, "chunks")).filter((name) => /^(get-state|prompt|select-model|set-policy)\.method-[\w-]{8}\.js$/.test(name))).toHaveLength(4);
+    expect(session.match(/\b\w+Method=class\b/g)).toEqual(["LazyMethod=class"]);
+    const group = (name: string) => readFileSync(join(BIN, "chunks", readdirSync(join(BIN, "chunks")).find((file) => file.startsWith(`${name}-`))!), "utf8");
+    expect(group("methods")).toMatch(/\bGetStateMethod=class\b/);
+    expect(group("methods")).not.toMatch(/\bPromptMethod=class\b/);
+    expect(group("params")).toMatch(/\bPromptMethod=class\b/);
   });
 });
 
 describe("the first response, run", () => {
-  it("loads the entry, the core, polyfill and session chunks and get_state's own class, and no other method's", async () => {
+  it("loads the entry, the core, polyfill and session chunks and the params-less method classes, not those with params DTOs", async () => {
     const probe = resolve("test/fixtures/loaded-files-probe.mjs");
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
     expect((await zi.call("s", "session.get_state")).ok).toBe(true);
-    // The next method's class is imported for its own first request.
+    // A method with params is imported for its own first request.
     expect((await zi.call("e", "connection.set_events", { mode: "all" })).ok).toBe(true);
     expect((await zi.close()).code).toBe(0);
     const line = /loaded-files: (.*)/.exec(zi.stderr);
     expect(line).not.toBeNull();
-    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/get-state.method", "chunks/polyfill", "chunks/session", "zi-cli.js", "zi.js"]);
+    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/methods", "chunks/polyfill", "chunks/session", "zi-cli.js", "zi.js"]);
   });
 });
