@@ -62,6 +62,11 @@ export class MethodRegistry {
     return this.methods.get(name);
   }
 
+  /** Whether a known method awaits the deferred startup, known at boot whether its class is loaded or not. */
+  awaitsStartup(name: string): boolean {
+    return this.methods.get(name)?.awaitsStartup ?? this.pending.get(name)?.entry.entry.flags.awaitsStartup ?? false;
+  }
+
   /** The method, checked and resolved (its class imported first if it is listed lazily); undefined for an unknown name. */
   load(name: string): Promise<RegisteredMethod> | undefined {
     const method = this.methods.get(name);

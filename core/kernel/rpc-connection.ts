@@ -109,9 +109,12 @@ export class RpcConnection {
       if (!loading) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
       // A method listed lazily, before its first request: admission holds while its class is imported
       // and checked, so nothing after this record overtakes it. A failed check ends the process (the
-      // composition root's checkAll reports it); the record stays held until then.
+      // composition root's checkAll reports it); the record stays held until then. One that awaits the
+      // startup is held at the startup gate from now on, as it would be with its class loaded.
+      if (this.startup !== undefined && this.registry.awaitsStartup(request.method)) this.heldAtGate = true;
       return loading.then(
         (loaded) => {
+          this.heldAtGate = false;
           if (!this.admitting) return;
           try {
             return this.gate(request.id, request.params, loaded);

@@ -103,6 +103,21 @@ describe("lazily listed methods", () => {
     expect(await h.close()).toBe(0);
   });
 
+  it("a lazy method that awaits startup is held at the startup gate while its class loads: fatal framing behind it ends Zi at once", async () => {
+    const later = heldImport(NowMethod, { awaitsStartup: true });
+    const family: MethodFamily = { family: "lz", methods: { "lz.later": later.entry, "lz.now": NowMethod } };
+    const h = serveFamilies([family], { startup: new Promise(() => undefined) });
+    h.send(req("a", "lz.now"), req("b", "lz.later"));
+    await later.imported;
+    h.input.write(Buffer.from([0xff, 0x0a]));
+    expect(await h.exit).toBe(1);
+    expect(h.output.frames().map((frame) => [frame.type, frame.id ?? null])).toEqual([
+      ["ready", null],
+      ["response", "a"],
+      ["protocol_error", null],
+    ]);
+  });
+
   it("the check after the first response imports every lazily listed class: a wrong wiring ends Zi with exit code 1, logged as a wiring failure", async () => {
     const family: MethodFamily = { family: "lz", methods: { "lz.now": lazy(() => ready({ NowMethod }), "NowMethod"), "lz.broken": lazy(() => ready({ UnboundPortMethod }), "UnboundPortMethod") } };
     const h = serveFamilies([family]);
