@@ -114,7 +114,8 @@ if (parsed === "help") {
 } else if (parsed === "schema") {
   // Families first: they bring in the Reflect polyfill that the schema's imports check for on load.
   const families = await loadFamilies();
-  const { generateProtocolSchema } = await import("../core/schema/protocol-schema.js");
+  const [{ generateProtocolSchema }, { loadMethodClasses }] = await Promise.all([import("../core/schema/protocol-schema.js"), import("../core/kernel/lazy-method.js")]);
+  await loadMethodClasses(families);
   await print(JSON.stringify(generateProtocolSchema(families), null, 2));
   code = 0;
 } else if (typeof parsed === "object" && "command" in parsed) {

@@ -29,6 +29,9 @@ export async function connectInProcess(module: SessionModule, loadFamilies: Fami
   // tsyringe after the families' loader has brought in the Reflect polyfill (see RpcApplication.wire).
   const [families, { MethodWiring }] = await Promise.all([loading, loading.then(() => import("./method-wiring.js"))]);
   const registry = MethodWiring.wire(module, kernelBindings(module), families, options.overrides);
+  // A front end in process opens its session when it needs it, not against a first response's clock:
+  // every method is checked before the client exists.
+  await registry.checkAll();
   return new MethodClient<ZiMethods>({ registry, startup: options.startup, events: module.events, log: options.log });
 }
 
@@ -51,6 +54,7 @@ export async function sessionLister(sessionsDir: string, indexFile: string, cwd:
   const scope = container.createChildContainer();
   scope.registerInstance(SESSIONS, new SessionLibrary({ catalog: new SessionCatalog(sessionsDir, indexFile), cwd }));
   const registry = MethodRegistry.build(scope, [{ family: "session", methods: { "session.list": session["session.list"]! } }]);
+  await registry.checkAll();
   const none = { subscribe: () => () => undefined };
   return new MethodClient<Pick<ZiMethods, "session.list">>({ registry, startup: Promise.resolve(), events: none, log });
 }

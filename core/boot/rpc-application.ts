@@ -27,6 +27,9 @@ const PENDING_OUTPUT_RECORDS = 128;
  */
 const afterNextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/** What a wait on a failed wiring becomes: the server reports the failure and ends the process. */
+const NEVER = new Promise<never>(() => undefined);
+
 export interface RpcApplicationIo {
   input: Readable;
   output: OutputSink;
@@ -94,11 +97,26 @@ export class RpcApplication {
     const wiring = this.wire();
     // The deferred startup begins once the method table is handed over, not beside its loading: the
     // plugins' activation imports the coding tools and delegation, and loaded side by side they delayed
-    // the first response (docs/performance.md). A wiring failure is the server's to report.
-    const startup = Promise.all([written, wiring.catch(() => undefined)])
-      .then(afterNextTurn)
-      .then(() => this.module.afterReady());
-    const exit = this.server.start(wiring, startup);
+    // the first response (docs/performance.md). It begins with the check of every lazily listed method
+    // (imported, checked, resolved), so a wrong wiring ends the process before anything else starts.
+    // A wiring or check failure is the server's to report, once: what waits on it then never settles.
+    const checked = Promise.all([written, wiring]).then(
+      async ([, registry]) => {
+        await afterNextTurn();
+        // The first requests' own classes first, and their answers flushed (on Node 20 an import takes
+        // a few turns of the event loop: begun two turns after the wiring, the check loaded every
+        // method ahead of the first response).
+        await registry.loadsSettled();
+        await afterNextTurn();
+        await registry.checkAll();
+      },
+      () => NEVER,
+    );
+    const startup = checked.then(
+      () => this.module.afterReady(),
+      () => NEVER,
+    );
+    const exit = this.server.start(wiring, startup, checked);
     readyWritten();
     return exit;
   }

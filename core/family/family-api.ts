@@ -13,6 +13,7 @@ export { RpcMethod } from "../kernel/rpc-method.decorator.js";
 export type { RpcMethodOptions } from "../kernel/rpc-method-metadata.js";
 export type { RequestContext, RpcHandler } from "../kernel/rpc-handler.js";
 export type { HandlerClass, MethodFamily } from "../kernel/method-family.js";
+export { lazy, LazyMethod, type AdmissionFlags } from "../kernel/lazy-method.js";
 export { RpcError, type FieldProblem, type OperationErrorCode } from "../kernel/rpc-error.js";
 
 // Params DTOs (class-validator's decorators come from class-validator itself).

@@ -1,4 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
+import type { LazyMethod } from "./lazy-method.js";
 import type { RpcHandler } from "./rpc-handler.js";
 
 export type HandlerClass = new (...args: any[]) => RpcHandler;
@@ -6,12 +7,13 @@ export type HandlerClass = new (...args: any[]) => RpcHandler;
 /**
  * A method family: every method named `<family>.<verb>`, one class each. `methods` is the family's one
  * table of names: a method's name is written here and nowhere else (its class's @RpcMethod carries
- * the rest of its contract), and the typed client's method map is derived from these keys. Declare a
+ * the rest of its contract), and the typed client's method map is derived from these keys. An entry is
+ * the class itself, or a `LazyMethod` (`lazy(...)`) that imports it on the method's first call. Declare a
  * family with `satisfies MethodFamily` so its keys stay literal types.
  */
 export interface MethodFamily {
   readonly family: string;
-  readonly methods: Readonly<Record<string, HandlerClass>>;
+  readonly methods: Readonly<Record<string, HandlerClass | LazyMethod>>;
   /** When true, this family takes the place of an earlier family with the same name. */
   readonly replaces?: boolean;
   /**

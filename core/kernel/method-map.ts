@@ -3,11 +3,12 @@
  * classes (params from `handle`'s first parameter, the result from what it resolves to). The typed
  * client's method map is this type over the composed families, so it cannot miss a family.
  */
+import type { LazyMethod } from "./lazy-method.js";
 import type { MethodFamily } from "./method-family.js";
 
 type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 type MethodsOf<F> = F extends { readonly methods: infer M } ? M : never;
-type Handle<C> = C extends abstract new (...args: any[]) => { handle: infer H } ? H : never;
+type Handle<E> = (E extends LazyMethod<infer C> ? C : E) extends abstract new (...args: any[]) => { handle: infer H } ? H : never;
 
 /** `undefined` for a method that takes no params; optional when every param is. */
 export type HandlerParams<C> =

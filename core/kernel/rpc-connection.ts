@@ -104,19 +104,43 @@ export class RpcConnection {
     if (request instanceof EnvelopeRejection) return this.protocolError(request.id, request.error);
     this.admittingId = request.id;
     const method = this.registry.get(request.method);
-    if (!method) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
+    if (!method) {
+      const loading = this.registry.load(request.method);
+      if (!loading) return this.protocolError(request.id, new RpcError("unknown_method", "unknown method"));
+      // A method listed lazily, before its first request: admission holds while its class is imported
+      // and checked, so nothing after this record overtakes it. A failed check ends the process (the
+      // composition root's checkAll reports it); the record stays held until then. One that awaits the
+      // startup is held at the startup gate from now on, as it would be with its class loaded.
+      if (this.startup !== undefined && this.registry.awaitsStartup(request.method)) this.heldAtGate = true;
+      return loading.then(
+        (loaded) => {
+          this.heldAtGate = false;
+          if (!this.admitting) return;
+          try {
+            return this.gate(request.id, request.params, loaded);
+          } catch (error) {
+            return this.notAdmitted(request.id, error);
+          }
+        },
+        () => new Promise<void>(() => undefined),
+      );
+    }
+    return this.gate(request.id, request.params, method);
+  }
+
+  private gate(id: string, params: Record<string, unknown> | undefined, method: RegisteredMethod): void | Promise<void> {
     // The startup gate: the returned promise holds admission, so nothing after this record overtakes it.
     if (method.awaitsStartup && this.startup !== undefined) {
       this.heldAtGate = true;
       return this.startup.then(
         () => {
           this.heldAtGate = false;
-          return this.admitHeld(request.id, request.params, method);
+          return this.admitHeld(id, params, method);
         },
         () => undefined,
       );
     }
-    return this.admitMethod(request.id, request.params, method);
+    return this.admitMethod(id, params, method);
   }
 
   /** A record held at the startup gate; a shutdown meanwhile discards it like any queued input. */

@@ -6,6 +6,10 @@ import type { RequestContext } from "./rpc-handler.js";
 // repository that imports `zi/testing`) must agree on what is a method.
 const DECLARATIONS: WeakMap<Function, RpcMethodDeclaration> = ((globalThis as Record<symbol, unknown>)[Symbol.for("zi.rpc-method.declarations")] ??= new WeakMap()) as WeakMap<Function, RpcMethodDeclaration>;
 
+// The classes whose @RpcMethod gives an admission flag (slot, concurrent, awaitsStartup): a class listed
+// as a LazyMethod must not, its table entry says them (the catalog checks).
+const DECLARES_ADMISSION: WeakSet<Function> = ((globalThis as Record<symbol, unknown>)[Symbol.for("zi.rpc-method.declares-admission")] ??= new WeakSet()) as WeakSet<Function>;
+
 /** A class whose `handle` takes the params DTO `P` and returns (or resolves to) the result type `R`. */
 type HandlerOf<P, R> = new (...args: any[]) => { handle(params: P, context: RequestContext): R | Promise<R> };
 
@@ -29,6 +33,7 @@ export function RpcMethod<P extends object = object, R = unknown>(options: RpcMe
       concurrent: options.concurrent ?? false,
       awaitsStartup: options.awaitsStartup ?? false,
     });
+    if (options.slot !== undefined || options.concurrent !== undefined || options.awaitsStartup !== undefined) DECLARES_ADMISSION.add(target);
     injectable()(target);
     return target;
   };
@@ -36,4 +41,9 @@ export function RpcMethod<P extends object = object, R = unknown>(options: RpcMe
 
 export function getRpcMethodDeclaration(target: Function): RpcMethodDeclaration | undefined {
   return DECLARATIONS.get(target);
+}
+
+/** True when the class's @RpcMethod gives any admission flag itself. */
+export function declaresAdmission(target: Function): boolean {
+  return DECLARES_ADMISSION.has(target);
 }

@@ -50,9 +50,11 @@ export class RpcServer {
   /**
    * Writes `ready` at once, then admits nothing until the method registry is wired; input that arrives
    * meanwhile is queued. `startup` is the deferred startup that methods marked `awaitsStartup` wait
-   * for; the others do not. A wiring or startup failure is logged and ends the process with exit code 1.
+   * for; the others do not. `checked` is the check of the methods the registry loads lazily
+   * (`MethodRegistry.checkAll`), which may settle after the first requests are answered. A wiring,
+   * check or startup failure is logged and ends the process with exit code 1.
    */
-  start(registry: Promise<MethodRegistry>, startup: Promise<void>): Promise<number> {
+  start(registry: Promise<MethodRegistry>, startup: Promise<void>, checked: Promise<void> = Promise.resolve()): Promise<number> {
     const { input, connection, writer } = this.deps;
     connection.start();
     // `ready` leaves now, not at the end of this turn: on Node 22 the dynamic imports of the wiring can
@@ -70,6 +72,10 @@ export class RpcServer {
         },
       ),
     );
+    checked.catch((error) => {
+      this.deps.log(`zi: cannot wire methods: ${(error as Error).message}`);
+      void this.shutdown(1);
+    });
     startup.then(
       () => {
         this.started = true;

@@ -6,7 +6,8 @@ import { COMMANDS } from "../ports/commands.port.js";
 import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
 import { THINKING } from "../ports/thinking.port.js";
-import { composeMethods } from "../kernel/method-catalog.js";
+import { composeTable, declareMethod } from "../kernel/method-catalog.js";
+import { loadedClass } from "../kernel/lazy-method.js";
 import { generateProtocolSchema } from "../schema/protocol-schema.js";
 import { SchemaChecker } from "../schema/schema-checker.js";
 import type { JsonSchema } from "../wire/json-schema.js";
@@ -63,7 +64,7 @@ export class TestApplication {
   readonly resultProblems: string[] = [];
   private readonly app: RpcApplication;
   private readonly methodsById = new Map<string, string>();
-  private readonly results: () => { checker: SchemaChecker; schemas: ReadonlyMap<string, JsonSchema> };
+  private readonly results: () => { checker: SchemaChecker; schema: (method: string) => JsonSchema | undefined };
   private nextId = 0;
 
   constructor(families: readonly MethodFamily[], options: ServeOptions = {}) {
@@ -80,14 +81,23 @@ export class TestApplication {
     });
     // Wrong wiring fails here, with its message (a class without @RpcMethod, a name outside its family),
     // not as a request that waits for an answer a server that could not boot never writes.
-    const catalog = composeMethods(families);
-    let results: ReturnType<TestApplication["results"]> | undefined;
+    // A lazily listed class is checked when it loads (its first request, or the check after boot).
+    const table = composeTable(families);
+    for (const entry of table) if (typeof entry.entry === "function") declareMethod(entry, entry.entry);
+    let checker: SchemaChecker | undefined;
     // Only the results' schemas and the wire definitions they refer to: params need not be describable here.
-    this.results = () =>
-      (results ??= {
-        checker: new SchemaChecker(generateProtocolSchema([]) as unknown as JsonSchema),
-        schemas: new Map(catalog.map((method) => [method.name, method.result])),
-      });
+    // Read when an answer arrives: by then the method's class has loaded.
+    const entries = new Map(table.map((entry) => [entry.name, entry]));
+    const schemas = new Map<string, JsonSchema>();
+    this.results = () => ({
+      checker: (checker ??= new SchemaChecker(generateProtocolSchema([]) as unknown as JsonSchema)),
+      schema: (name) => {
+        const entry = entries.get(name);
+        const handlerClass = entry && loadedClass(entry.entry);
+        if (!schemas.has(name) && handlerClass) schemas.set(name, declareMethod(entry, handlerClass).result);
+        return schemas.get(name);
+      },
+    });
     this.app = new RpcApplication(
       this.module,
       async () => families,
@@ -169,8 +179,8 @@ export class TestApplication {
       if (frame.type !== "response" || !frame.ok || frame.checked) continue;
       Object.defineProperty(frame, "checked", { value: true });
       const method = this.methodsById.get(frame.id);
-      const { checker, schemas } = this.results();
-      const declared = method === undefined ? undefined : schemas.get(method);
+      const { checker, schema } = this.results();
+      const declared = method === undefined ? undefined : schema(method);
       if (!declared) continue;
       for (const problem of checker.check(declared, frame.result)) {
         const entry = `${method} (${frame.id}): result${problem.field ? `.${problem.field}` : ""} ${problem.problem}`;

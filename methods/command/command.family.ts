@@ -1,9 +1,11 @@
-import type { MethodFamily } from "../../core/family/family-api.js";
-import { InvokeCommandMethod } from "./invoke-command.method.js";
-import { ListCommandsMethod } from "./list-commands.method.js";
+import { lazy, type MethodFamily } from "../../core/family/family-api.js";
 
 /** `command.*`: extension commands, reached only through the COMMANDS port. */
 export const commandFamily = {
   family: "command",
-  methods: { "command.list": ListCommandsMethod, "command.invoke": InvokeCommandMethod },
+  // Commands are registered by plugins and extensions while they load.
+  methods: {
+    "command.list": lazy(() => import("./list-commands.method.js"), "ListCommandsMethod", { awaitsStartup: true }),
+    "command.invoke": lazy(() => import("./invoke-command.method.js"), "InvokeCommandMethod", { concurrent: true, awaitsStartup: true }),
+  },
 } satisfies MethodFamily;

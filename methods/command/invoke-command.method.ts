@@ -10,9 +10,6 @@ import { InvokeCommandParams } from "./invoke-command.params.js";
   summary: "Invokes an extension command by exact name (idle only); optional feedback outside the journal.",
   result: closed({ message: str }, ["message"]),
   errors: ["not_found"],
-  concurrent: true,
-  // Commands are registered by plugins and extensions while they load.
-  awaitsStartup: true,
 })
 export class InvokeCommandMethod implements RpcHandler<InvokeCommandParams> {
   constructor(@inject(COMMANDS) private readonly commands: CommandPort) {}

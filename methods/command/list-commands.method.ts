@@ -3,8 +3,6 @@ import { COMMANDS, RpcMethod, arrayOf, closed, inject, ref, type CommandPort, ty
 @RpcMethod({
   summary: "The admitted extension commands.",
   result: closed({ commands: arrayOf(ref("CommandDescriptor")) }),
-  // Commands are registered by plugins and extensions while they load.
-  awaitsStartup: true,
 })
 export class ListCommandsMethod implements RpcHandler {
   constructor(@inject(COMMANDS) private readonly commands: CommandPort) {}

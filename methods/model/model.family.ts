@@ -1,8 +1,9 @@
-import type { MethodFamily } from "../../core/family/family-api.js";
-import { ListModelsMethod } from "./list-models.method.js";
-import { SelectModelMethod } from "./select-model.method.js";
+import { lazy, type MethodFamily } from "../../core/family/family-api.js";
 
 export const modelFamily = {
   family: "model",
-  methods: { "model.list": ListModelsMethod, "model.select": SelectModelMethod },
+  methods: {
+    "model.list": lazy(() => import("./list-models.method.js"), "ListModelsMethod"),
+    "model.select": lazy(() => import("./select-model.method.js"), "SelectModelMethod"),
+  },
 } satisfies MethodFamily;

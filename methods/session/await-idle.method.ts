@@ -9,7 +9,6 @@ import { AwaitIdleParams } from "./await-idle.params.js";
     EMPTY_RESULT,
     closed({ completionId: str, completionRevision: count, messageCount: count, completion: nullable(ref("CompletionEvidence")) }),
   ),
-  concurrent: true,
 })
 export class AwaitIdleMethod implements RpcHandler<AwaitIdleParams> {
   constructor(@inject(SESSION) private readonly session: SessionPort) {}

@@ -3,8 +3,6 @@ import { RpcError, RpcMethod, SESSION, inject, ref, type RpcHandler, type Sessio
 @RpcMethod({
   summary: "What the system prompt is built from: context files, SYSTEM.md / APPEND_SYSTEM.md, skills, problems (paths and names, not text).",
   result: ref("ContextSummary"),
-  // The files are read in the deferred startup, with the extensions.
-  awaitsStartup: true,
 })
 export class GetContextMethod implements RpcHandler {
   constructor(@inject(SESSION) private readonly session: SessionPort) {}

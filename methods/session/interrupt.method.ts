@@ -4,8 +4,6 @@ import { EMPTY_RESULT, RpcMethod, SESSION, inject, type RpcHandler, type Session
 @RpcMethod({
   summary: "Aborts the active work and discards queued input; answers `{}` once the interruption settled. May use the reserved slot.",
   result: EMPTY_RESULT,
-  slot: "interrupt",
-  concurrent: true,
 })
 export class InterruptMethod implements RpcHandler {
   constructor(@inject(SESSION) private readonly session: SessionPort) {}

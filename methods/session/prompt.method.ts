@@ -7,8 +7,6 @@ import { PromptParams } from "./prompt.params.js";
   summary:
     "Admits input (not its completion). `direct` while running is operation_failed. `images` the selected model cannot take are invalid_request (`params.images`), before admission.",
   result: closed({ delivery: ref("Delivery"), admission: literal("started", "queued", "joined"), completionRevision: count }, ["completionRevision"]),
-  // The run must see every tool and hook that plugins and extensions register.
-  awaitsStartup: true,
 })
 export class PromptMethod implements RpcHandler<PromptParams> {
   constructor(@inject(SESSION) private readonly session: SessionPort) {}

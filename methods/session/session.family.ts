@@ -1,44 +1,28 @@
-import type { MethodFamily } from "../../core/family/family-api.js";
-import { AwaitIdleMethod } from "./await-idle.method.js";
-import { CompactMethod } from "./compact.method.js";
-import { GetContextMethod } from "./get-context.method.js";
-import { GetMessagesMethod } from "./get-messages.method.js";
-import { GetOutcomesMethod } from "./get-outcomes.method.js";
-import { GetStateMethod } from "./get-state.method.js";
-import { GetUsageMethod } from "./get-usage.method.js";
-import { InterruptMethod } from "./interrupt.method.js";
-import { PromptMethod } from "./prompt.method.js";
-import { SetBudgetMethod } from "./set-budget.method.js";
-import { ExportMethod } from "./export.method.js";
-import { ForkMethod } from "./fork.method.js";
-import { GetTreeMethod } from "./get-tree.method.js";
-import { ListMethod } from "./list.method.js";
-import { NavigateMethod } from "./navigate.method.js";
-import { NewMethod } from "./new.method.js";
-import { RewindMethod } from "./rewind.method.js";
-import { SwitchMethod } from "./switch.method.js";
+import { lazy, type MethodFamily } from "../../core/family/family-api.js";
 
 /** `session.*`: reaches the AgentSession through the SESSION port, its journals and the tree through SESSIONS. */
 export const sessionFamily = {
   family: "session",
   methods: {
-    "session.get_state": GetStateMethod,
-    "session.get_messages": GetMessagesMethod,
-    "session.get_outcomes": GetOutcomesMethod,
-    "session.get_usage": GetUsageMethod,
-    "session.get_context": GetContextMethod,
-    "session.prompt": PromptMethod,
-    "session.interrupt": InterruptMethod,
-    "session.await_idle": AwaitIdleMethod,
-    "session.set_budget": SetBudgetMethod,
-    "session.compact": CompactMethod,
-    "session.list": ListMethod,
-    "session.get_tree": GetTreeMethod,
-    "session.navigate": NavigateMethod,
-    "session.fork": ForkMethod,
-    "session.new": NewMethod,
-    "session.switch": SwitchMethod,
-    "session.rewind": RewindMethod,
-    "session.export": ExportMethod,
+    "session.get_state": lazy(() => import("./get-state.method.js"), "GetStateMethod"),
+    "session.get_messages": lazy(() => import("./get-messages.method.js"), "GetMessagesMethod"),
+    "session.get_outcomes": lazy(() => import("./get-outcomes.method.js"), "GetOutcomesMethod"),
+    "session.get_usage": lazy(() => import("./get-usage.method.js"), "GetUsageMethod"),
+    // The files are read in the deferred startup, with the extensions.
+    "session.get_context": lazy(() => import("./get-context.method.js"), "GetContextMethod", { awaitsStartup: true }),
+    // The run must see every tool and hook that plugins and extensions register.
+    "session.prompt": lazy(() => import("./prompt.method.js"), "PromptMethod", { awaitsStartup: true }),
+    "session.interrupt": lazy(() => import("./interrupt.method.js"), "InterruptMethod", { slot: "interrupt", concurrent: true }),
+    "session.await_idle": lazy(() => import("./await-idle.method.js"), "AwaitIdleMethod", { concurrent: true }),
+    "session.set_budget": lazy(() => import("./set-budget.method.js"), "SetBudgetMethod"),
+    "session.compact": lazy(() => import("./compact.method.js"), "CompactMethod"),
+    "session.list": lazy(() => import("./list.method.js"), "ListMethod"),
+    "session.get_tree": lazy(() => import("./get-tree.method.js"), "GetTreeMethod"),
+    "session.navigate": lazy(() => import("./navigate.method.js"), "NavigateMethod"),
+    "session.fork": lazy(() => import("./fork.method.js"), "ForkMethod"),
+    "session.new": lazy(() => import("./new.method.js"), "NewMethod"),
+    "session.switch": lazy(() => import("./switch.method.js"), "SwitchMethod"),
+    "session.rewind": lazy(() => import("./rewind.method.js"), "RewindMethod"),
+    "session.export": lazy(() => import("./export.method.js"), "ExportMethod"),
   },
 } satisfies MethodFamily;

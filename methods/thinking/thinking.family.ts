@@ -1,8 +1,9 @@
-import type { MethodFamily } from "../../core/family/family-api.js";
-import { ListThinkingMethod } from "./list-thinking.method.js";
-import { SelectThinkingMethod } from "./select-thinking.method.js";
+import { lazy, type MethodFamily } from "../../core/family/family-api.js";
 
 export const thinkingFamily = {
   family: "thinking",
-  methods: { "thinking.list": ListThinkingMethod, "thinking.select": SelectThinkingMethod },
+  methods: {
+    "thinking.list": lazy(() => import("./list-thinking.method.js"), "ListThinkingMethod"),
+    "thinking.select": lazy(() => import("./select-thinking.method.js"), "SelectThinkingMethod"),
+  },
 } satisfies MethodFamily;

@@ -8,7 +8,6 @@ import { MCP, type McpPort } from "./mcp.port.js";
   params: AddMcpParams,
   summary: "Adds an MCP server (or replaces the one of that name) and starts it in the background (plugin family).",
   result: MCP_SERVER_SUMMARY,
-  awaitsStartup: true,
 })
 export class AddMcpMethod implements RpcHandler<AddMcpParams> {
   constructor(@inject(MCP) private readonly mcp: McpPort) {}

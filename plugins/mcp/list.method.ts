@@ -5,8 +5,6 @@ import { MCP, type McpPort } from "./mcp.port.js";
 @RpcMethod({
   summary: "Every MCP server with its state (starting, ready, failed, stopped), its tools and why it failed (plugin family).",
   result: MCP_LISTING,
-  // The servers are read by this plugin's extension half, which runs in the deferred startup.
-  awaitsStartup: true,
 })
 export class ListMcpMethod implements RpcHandler {
   constructor(@inject(MCP) private readonly mcp: McpPort) {}

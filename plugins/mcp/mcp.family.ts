@@ -1,14 +1,16 @@
-import type { MethodFamily } from "../../core/family/family-api.js";
-import { AddMcpMethod } from "./add.method.js";
-import { ListMcpMethod } from "./list.method.js";
+import { lazy, type MethodFamily } from "../../core/family/family-api.js";
 import { MCP, type McpPort } from "./mcp.port.js";
-import { RemoveMcpMethod } from "./remove.method.js";
 
 /** `mcp.*`, bound to one plugin instance's server manager (in the family's own scope). */
 export function mcpFamily(servers: McpPort) {
   return {
     family: "mcp",
-    methods: { "mcp.list": ListMcpMethod, "mcp.add": AddMcpMethod, "mcp.remove": RemoveMcpMethod },
+    // The servers are read by this plugin's extension half, which runs in the deferred startup.
+    methods: {
+      "mcp.list": lazy(() => import("./list.method.js"), "ListMcpMethod", { awaitsStartup: true }),
+      "mcp.add": lazy(() => import("./add.method.js"), "AddMcpMethod", { awaitsStartup: true }),
+      "mcp.remove": lazy(() => import("./remove.method.js"), "RemoveMcpMethod", { awaitsStartup: true }),
+    },
     register: (scope) => void scope.registerInstance(MCP, servers),
   } satisfies MethodFamily;
 }

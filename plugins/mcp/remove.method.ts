@@ -7,7 +7,6 @@ import { MCP, type McpPort } from "./mcp.port.js";
   summary: "Stops an MCP server and withdraws its tools from the next model call (plugin family).",
   result: EMPTY_RESULT,
   errors: ["not_found"],
-  awaitsStartup: true,
 })
 export class RemoveMcpMethod implements RpcHandler<RemoveMcpParams> {
   constructor(@inject(MCP) private readonly mcp: McpPort) {}

@@ -5,7 +5,6 @@ import { PERMISSIONS, type PermissionPort } from "./permission.port.js";
 @RpcMethod({
   summary: "The tool calls waiting for a permission decision, oldest first (plugin family).",
   result: closed({ requests: arrayOf(ref("PermissionRequest")) }),
-  awaitsStartup: true,
 })
 export class ListPermissionsMethod implements RpcHandler {
   constructor(@inject(PERMISSIONS) private readonly permissions: PermissionPort) {}

@@ -7,7 +7,6 @@ import { ResolvePermissionParams } from "./resolve-permission.params.js";
   summary: "Answers a pending permission request: allow_once, allow_always (adds a session rule) or deny with a message (plugin family).",
   result: EMPTY_RESULT,
   errors: ["not_found"],
-  awaitsStartup: true,
 })
 export class ResolvePermissionMethod implements RpcHandler<ResolvePermissionParams> {
   constructor(@inject(PERMISSIONS) private readonly permissions: PermissionPort) {}

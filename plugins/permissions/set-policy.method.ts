@@ -11,8 +11,6 @@ import { normalizeRule } from "./rule-check.js";
       policy: closed({ default: literal("allow", "ask", "deny"), rules: arrayOf(ref("SourcedPermissionRule")), waitSeconds: count }, ["waitSeconds"]),
     },
   ),
-  // The policy is attached by this plugin's extension half, which runs in the deferred startup.
-  awaitsStartup: true,
 })
 export class SetPolicyMethod implements RpcHandler<SetPolicyParams> {
   constructor(@inject(PERMISSIONS) private readonly permissions: PermissionPort) {}

@@ -6,7 +6,6 @@ import { SetSandboxParams } from "./set-sandbox.params.js";
   params: SetSandboxParams,
   summary: "Sets where bash runs from now on: the sandbox mode, its network, extra writable directories (docs/sandbox.md); returns the sandbox as the state shows it (plugin family).",
   result: closed({ sandbox: ref("SandboxState") }),
-  awaitsStartup: true,
 })
 export class SetSandboxMethod implements RpcHandler<SetSandboxParams> {
   constructor(@inject(PERMISSIONS) private readonly permissions: PermissionPort) {}

@@ -4,8 +4,6 @@ import { WORK_PLAN, type WorkPlanPort } from "./work-plan.port.js";
 @RpcMethod({
   summary: "The current work plan (plugin family).",
   result: closed({ workPlan: ref("WorkPlan") }),
-  // The gateway is attached by this plugin's extension half, which runs in the deferred startup.
-  awaitsStartup: true,
 })
 export class GetPlanMethod implements RpcHandler {
   constructor(@inject(WORK_PLAN) private readonly plans: WorkPlanPort) {}

@@ -7,8 +7,6 @@ import { ReplacePlanParams } from "./replace-plan.params.js";
   params: ReplacePlanParams,
   summary: "Replaces the work plan whole; its revision grows by one (plugin family).",
   result: closed({ workPlan: ref("WorkPlan") }),
-  // The gateway is attached by this plugin's extension half, which runs in the deferred startup.
-  awaitsStartup: true,
 })
 export class ReplacePlanMethod implements RpcHandler<ReplacePlanParams> {
   constructor(@inject(WORK_PLAN) private readonly plans: WorkPlanPort) {}

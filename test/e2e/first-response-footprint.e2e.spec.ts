@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { ZiProcess } from "../support/zi-process.js";
 
 // What the built `zi` loads before a first response in RPC mode (docs/performance.md, Start-up at the
 // floor): the entry, the chunks it imports statically, and the polyfill and session chunks the
@@ -37,5 +38,28 @@ describe("the first response's code, as built", () => {
     const eager = [...files].flatMap(([path, code]) => [...code.matchAll(/=process\.getBuiltinModule\("node:(?:crypto|os)"\)|from '\.\/(?:chunks\/)?mcp-server-manager-[^']*'/g)].map((match) => `${path}: ${match[0]}`));
     expect(eager).toEqual([]);
     expect([...files.values()].join("")).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
+  });
+
+  it("holds no method class: they load with their first request, those without params apart from those with a DTO", () => {
+    const session = [...files].find(([path]) => path.startsWith("chunks/session-"))![1];
+    expect(session.match(/\b\w+Method=class\b/g)).toEqual(["LazyMethod=class"]);
+    const group = (name: string) => readFileSync(join(BIN, "chunks", readdirSync(join(BIN, "chunks")).find((file) => file.startsWith(`${name}-`))!), "utf8");
+    expect(group("methods")).toMatch(/\bGetStateMethod=class\b/);
+    expect(group("methods")).not.toMatch(/\bPromptMethod=class\b/);
+    expect(group("params")).toMatch(/\bPromptMethod=class\b/);
+  });
+});
+
+describe("the first response, run", () => {
+  it("loads the entry, the core, polyfill and session chunks and the params-less method classes, not those with params DTOs", async () => {
+    const probe = resolve("test/fixtures/loaded-files-probe.mjs");
+    const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
+    expect((await zi.call("s", "session.get_state")).ok).toBe(true);
+    // A method with params is imported for its own first request.
+    expect((await zi.call("e", "connection.set_events", { mode: "all" })).ok).toBe(true);
+    expect((await zi.close()).code).toBe(0);
+    const line = /loaded-files: (.*)/.exec(zi.stderr);
+    expect(line).not.toBeNull();
+    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/methods", "chunks/polyfill", "chunks/session", "zi-cli.js", "zi.js"]);
   });
 });

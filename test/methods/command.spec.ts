@@ -5,6 +5,7 @@ import { describe, expect, it, jest } from "@jest/globals";
 import { resolveHandler } from "../../core/testing/testing-api.js";
 import { ParamsValidator } from "../../core/kernel/params-validator.js";
 import { composeMethods } from "../../core/kernel/method-catalog.js";
+import { loadMethodClasses } from "../../core/kernel/lazy-method.js";
 import { commandFamily } from "../../methods/command/command.family.js";
 import { RpcError } from "../../core/kernel/rpc-error.js";
 import { RPC_LIMITS } from "../../core/wire/limits.js";
@@ -52,7 +53,8 @@ describe("command family handlers", () => {
     await expect(resolveHandler(InvokeCommandMethod, { [COMMANDS]: commands }).handle({ name: "nope" })).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("command.invoke is concurrent (later requests are admitted meanwhile); command.list is ordered", () => {
+  it("command.invoke is concurrent (later requests are admitted meanwhile); command.list is ordered", async () => {
+    await loadMethodClasses([commandFamily]);
     const [list, invoke] = composeMethods([commandFamily]);
     expect(invoke).toMatchObject({ name: "command.invoke", handlerClass: InvokeCommandMethod, concurrent: true, slot: "ordinary" });
     expect(list).toMatchObject({ name: "command.list", handlerClass: ListCommandsMethod, concurrent: false });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { MethodMapOf } from "../../../core/kernel/method-map.js";
 import { withPluginFamilies } from "../../../core/extensions/plugin-composition.js";
 import { generateProtocolSchema } from "../../../core/schema/protocol-schema.js";
+import { loadMethodClasses } from "../../../core/kernel/lazy-method.js";
 import { SchemaChecker } from "../../../core/schema/schema-checker.js";
 import { AnsweredError, serveFamilies } from "../../../core/testing/testing-api.js";
 import { BUILTIN_FAMILIES } from "../../../methods/builtin-families.js";
@@ -46,8 +47,10 @@ describe("adding a method family", () => {
     await app.close();
   });
 
-  it("appears in zi schema with its contract, and its results match it", () => {
-    const description = generateProtocolSchema(withPluginFamilies(families, builtinPlugins()));
+  it("appears in zi schema with its contract, and its results match it", async () => {
+    const served = withPluginFamilies(families, builtinPlugins());
+    await loadMethodClasses(served);
+    const description = generateProtocolSchema(served);
     const ping = description.methods.find((method) => method.name === "fixture-added-family.ping")!;
     expect(ping.summary).toBe("Answers the text back, with how many pings came before.");
     expect(ping.params.required).toEqual(["text"]);

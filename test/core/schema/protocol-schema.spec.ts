@@ -15,6 +15,11 @@ import type { MethodFamily } from "../../../core/kernel/method-family.js";
 import { BUILTIN_FAMILIES } from "../../../methods/builtin-families.js";
 import { withPluginFamilies } from "../../../core/extensions/plugin-composition.js";
 import { builtinPlugins } from "../../../plugins/builtin-plugins.js";
+import { loadMethodClasses } from "../../../core/kernel/lazy-method.js";
+
+// The built-in families list their classes lazily: a whole-table description imports them first, as `zi schema` does.
+const SERVED = withPluginFamilies(BUILTIN_FAMILIES, builtinPlugins());
+await loadMethodClasses(SERVED);
 
 class EmailParams {
   @IsEmail()
@@ -52,7 +57,7 @@ class ReplacementGetState {
 
 describe("generateProtocolSchema", () => {
   // What every built zi serves: the built-in families plus those of the compiled-in plugins.
-  const description = generateProtocolSchema(withPluginFamilies(BUILTIN_FAMILIES, builtinPlugins()));
+  const description = generateProtocolSchema(SERVED);
   const method = (name: string) => description.methods.find((candidate) => candidate.name === name)!;
 
   it("describes every served method, each with the result and summary its @RpcMethod declares", () => {
