@@ -7,7 +7,7 @@ import { MODELS } from "../ports/model.port.js";
 import { SESSION } from "../ports/session.port.js";
 import { THINKING } from "../ports/thinking.port.js";
 import { composeTable, declareMethod } from "../kernel/method-catalog.js";
-import { loadedClass } from "../kernel/lazy-method.js";
+import { loadMethodClasses, loadedClass } from "../kernel/lazy-method.js";
 import { generateProtocolSchema } from "../schema/protocol-schema.js";
 import { SchemaChecker } from "../schema/schema-checker.js";
 import type { JsonSchema } from "../wire/json-schema.js";
@@ -31,6 +31,12 @@ export interface ServeOptions {
   state?: object;
   /** The in-memory stdout, e.g. one already stalled (`output.stall()`) so that even `ready` waits. */
   output?: MemoryOutput;
+  /**
+   * Default false: every lazily listed class (`lazy(...)`) is imported before the table is wired, so a
+   * wrong wiring fails at boot and no import runs after the test has ended. True: as the real process
+   * does, a class loads on its first request and all of them right after the first response.
+   */
+  lazyClasses?: boolean;
 }
 
 /** An error answer, as `request` rejects with it: a response's error or a protocol_error. */
@@ -81,7 +87,8 @@ export class TestApplication {
     });
     // Wrong wiring fails here, with its message (a class without @RpcMethod, a name outside its family),
     // not as a request that waits for an answer a server that could not boot never writes.
-    // A lazily listed class is checked when it loads (its first request, or the check after boot).
+    // A lazily listed class is checked when it loads (before the wiring, or with `lazyClasses` on its
+    // first request or in the check after boot).
     const table = composeTable(families);
     for (const entry of table) if (typeof entry.entry === "function") declareMethod(entry, entry.entry);
     let checker: SchemaChecker | undefined;
@@ -100,7 +107,10 @@ export class TestApplication {
     });
     this.app = new RpcApplication(
       this.module,
-      async () => families,
+      async () => {
+        if (!options.lazyClasses) await loadMethodClasses(families);
+        return families;
+      },
       { input: this.input, output: this.output, log: (line) => void this.logs.push(line) },
       { limits: this.limits, overrides },
     );

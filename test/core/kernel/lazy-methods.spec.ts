@@ -74,7 +74,7 @@ describe("lazily listed methods", () => {
   it("a request that arrives before its class is loaded is held, with every record after it, until the class is imported and checked; order is kept", async () => {
     const echo = heldImport(EchoMethod);
     const family: MethodFamily = { family: "lz", methods: { "lz.echo": echo.entry, "lz.now": NowMethod } };
-    const h = serveFamilies([family]);
+    const h = serveFamilies([family], { lazyClasses: true });
     h.send(req("a", "lz.echo", { text: "hi" }), req("b", "lz.now"), req("c", "lz.echo", { bogus: 1 }));
     await echo.imported;
     // Admission waits at `a`: `b`, whose class is loaded, has not been admitted either.
@@ -94,7 +94,7 @@ describe("lazily listed methods", () => {
     let finish!: () => void;
     const startup = new Promise<void>((resolve) => (finish = resolve));
     const family: MethodFamily = { family: "lz", methods: { "lz.later": lazy(() => ready({ NowMethod }), "NowMethod", { awaitsStartup: true }), "lz.now": new LazyMethod(async () => EchoMethod, {}) } };
-    const h = serveFamilies([family], { startup });
+    const h = serveFamilies([family], { startup, lazyClasses: true });
     h.send(req("a", "lz.now", { text: "first" }), req("b", "lz.later"));
     expect((await h.frames(1)).map((frame) => frame.id)).toEqual(["a"]);
     expect(h.output.frames().map((frame) => frame.id)).toEqual([undefined, "a"]);
@@ -106,7 +106,7 @@ describe("lazily listed methods", () => {
   it("a lazy method that awaits startup is held at the startup gate while its class loads: fatal framing behind it ends Zi at once", async () => {
     const later = heldImport(NowMethod, { awaitsStartup: true });
     const family: MethodFamily = { family: "lz", methods: { "lz.later": later.entry, "lz.now": NowMethod } };
-    const h = serveFamilies([family], { startup: new Promise(() => undefined) });
+    const h = serveFamilies([family], { startup: new Promise(() => undefined), lazyClasses: true });
     h.send(req("a", "lz.now"), req("b", "lz.later"));
     await later.imported;
     h.input.write(Buffer.from([0xff, 0x0a]));
@@ -120,7 +120,7 @@ describe("lazily listed methods", () => {
 
   it("the check after the first response imports every lazily listed class: a wrong wiring ends Zi with exit code 1, logged as a wiring failure", async () => {
     const family: MethodFamily = { family: "lz", methods: { "lz.now": lazy(() => ready({ NowMethod }), "NowMethod"), "lz.broken": lazy(() => ready({ UnboundPortMethod }), "UnboundPortMethod") } };
-    const h = serveFamilies([family]);
+    const h = serveFamilies([family], { lazyClasses: true });
     // Nothing asks for lz.broken: the check finds it all the same.
     h.send(req("a", "lz.now"));
     expect(await h.exit).toBe(1);
@@ -129,7 +129,7 @@ describe("lazily listed methods", () => {
 
   it("never runs a handler whose check failed: its request stays unanswered and Zi ends with exit code 1", async () => {
     const family: MethodFamily = { family: "lz", methods: { "lz.broken": lazy(() => ready({ NoRulesMethod }), "NoRulesMethod"), "lz.now": NowMethod } };
-    const h = serveFamilies([family]);
+    const h = serveFamilies([family], { lazyClasses: true });
     h.send(req("a", "lz.broken"), req("b", "lz.now"));
     expect(await h.exit).toBe(1);
     expect(h.logs.join("\n")).toContain("zi: cannot wire methods: params class NoRulesParams declares no validated properties");
