@@ -146,7 +146,7 @@ const closure = (roots) => {
 // - `models`: the rest of pi-ai (its index, its providers' registration, its schema library, typebox),
 //   which a provider's first call or warm-up loads (core/models/pi-ai-loader.ts); only pi-ai's own
 //   providers share its files, and they load after it.
-// - `methods` and `params`: the method classes, imported on their first request (below).
+// - `methods`, `model` and `params`: the method classes, imported on their first request (below).
 // Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
@@ -167,26 +167,33 @@ const session = [...closure(SESSION_ENTRIES.map(dynamicEntry))].filter((path) =>
 const earlier = (path) => core.has(path) || polyfill.has(path) || session.includes(path);
 const catalogue = [...closure([dynamicEntry(CATALOGUE_ENTRY)])].filter((path) => !earlier(path));
 const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !earlier(path) && !catalogue.includes(path));
-// The method classes, each a dynamic import of its family's table (core/kernel/lazy-method.ts), in two
-// files rather than one each: `methods`, the classes whose requests carry no params (session.get_state,
+// The method classes, each a dynamic import of its family's table (core/kernel/lazy-method.ts), in a
+// few files rather than one each: `methods`, the classes whose requests carry no params (session.get_state,
 // the lists), and `params`, those with their params DTOs (class-validator's decorators run as they
 // load). A first get_state loads the small one; the check after the first response, and a front end
 // wiring in process, load both. Sixty files loaded one by one cost ~35 ms of CPU more than the same code
-// in the one session chunk (`zi schema`, which loads them all, docs/performance.md).
+// in the one session chunk (`zi schema`, which loads them all, docs/performance.md). The `model`
+// family's classes with DTOs are a third file, `model`: `model.select` is a client's first real act,
+// and with every DTO loaded before its answer it cost ~30 ms of CPU more on Node 20.
 const METHOD_CLASS = /^dist\/(?:methods|plugins)\/.*\.method\.js$/;
 const PARAMS_DTO = /\.params\.js$/;
 const grouped0 = new Set([...core, ...polyfill, ...session, ...catalogue, ...models]);
-const methodGroups = { methods: new Set(), params: new Set() };
+const MODEL_FAMILY = /^dist\/methods\/model\//;
+const methodGroups = { methods: new Set(), model: new Set(), params: new Set() };
 for (const [entryPoint, path] of dynamicEntries) {
   if (!METHOD_CLASS.test(entryPoint)) continue;
   const files = [...closure([path])].filter((file) => !grouped0.has(file));
   const takesParams = files.some((file) => Object.keys(outputs[file].inputs).some((input) => PARAMS_DTO.test(input)));
-  for (const file of files) methodGroups[takesParams ? "params" : "methods"].add(file);
+  for (const file of files) methodGroups[!takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : "params"].add(file);
 }
-for (const file of methodGroups.methods) methodGroups.params.delete(file);
-if (methodGroups.methods.size === 0 || methodGroups.params.size === 0) throw new Error("bundle: no lazily imported method classes found; update scripts/bundle.mjs");
+for (const file of methodGroups.methods) {
+  methodGroups.params.delete(file);
+  methodGroups.model.delete(file);
+}
+for (const file of methodGroups.model) methodGroups.params.delete(file);
+if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (methods, model, params) holds no class; update scripts/bundle.mjs");
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, methods: [...methodGroups.methods], params: [...methodGroups.params] };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, methods: [...methodGroups.methods], model: [...methodGroups.model], params: [...methodGroups.params] };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 

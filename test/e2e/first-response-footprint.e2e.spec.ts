@@ -47,6 +47,8 @@ describe("the first response's code, as built", () => {
     expect(group("methods")).toMatch(/\bGetStateMethod=class\b/);
     expect(group("methods")).not.toMatch(/\bPromptMethod=class\b/);
     expect(group("params")).toMatch(/\bPromptMethod=class\b/);
+    expect(group("model")).toMatch(/\bSelectModelMethod=class\b/);
+    expect(group("params")).not.toMatch(/\bSelectModelMethod=class\b/);
   });
 });
 
