@@ -1,7 +1,7 @@
 import { loadedClass, type LazyMethod } from "./lazy-method.js";
 import type { HandlerClass, MethodFamily } from "./method-family.js";
 import { declaresAdmission, getRpcMethodDeclaration } from "./rpc-method.decorator.js";
-import type { RpcMethodMetadata } from "./rpc-method-metadata.js";
+import { admissionOf, type RpcMethodMetadata } from "./rpc-method-metadata.js";
 
 /** One name of the composed table, with the family that declared it and its entry (a class or a LazyMethod). */
 export interface TableEntry {
@@ -63,8 +63,7 @@ export function declareMethod(entry: TableEntry, handlerClass: HandlerClass): Ca
   if (typeof declaration.result !== "object" || declaration.result === null) throw new Error(`method "${name}" declares no result schema`);
   if (typeof entry.entry === "function") return { ...declaration, name, family, handlerClass };
   if (declaresAdmission(handlerClass)) throw new Error(`method "${name}" is listed lazily: its slot, concurrent and awaitsStartup belong in its table entry, not in ${handlerClass.name}'s @RpcMethod`);
-  const { slot = "ordinary", concurrent = false, awaitsStartup = false } = entry.entry.flags;
-  return { ...declaration, slot, concurrent, awaitsStartup, name, family, handlerClass };
+  return { ...declaration, ...admissionOf(entry.entry.flags), name, family, handlerClass };
 }
 
 /** No class serves two names. */

@@ -51,3 +51,8 @@ export interface RpcMethodDeclaration {
 export interface RpcMethodMetadata extends RpcMethodDeclaration {
   name: string;
 }
+
+/** A method's admission flags with their defaults, whether its @RpcMethod or its lazy table entry gives them. */
+export function admissionOf(flags: Pick<RpcMethodOptions, "slot" | "concurrent" | "awaitsStartup">): Pick<RpcMethodDeclaration, "slot" | "concurrent" | "awaitsStartup"> {
+  return { slot: flags.slot ?? "ordinary", concurrent: flags.concurrent ?? false, awaitsStartup: flags.awaitsStartup ?? false };
+}

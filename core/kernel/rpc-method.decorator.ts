@@ -1,5 +1,5 @@
 import { injectable } from "tsyringe";
-import type { RpcMethodDeclaration, RpcMethodOptions } from "./rpc-method-metadata.js";
+import { admissionOf, type RpcMethodDeclaration, type RpcMethodOptions } from "./rpc-method-metadata.js";
 import type { RequestContext } from "./rpc-handler.js";
 
 // Process-wide: a family compiled from source and a kernel loaded from the build (a script run from the
@@ -29,9 +29,7 @@ export function RpcMethod<P extends object = object, R = unknown>(options: RpcMe
       result: options.result,
       summary: options.summary,
       errors: options.errors ?? [],
-      slot: options.slot ?? "ordinary",
-      concurrent: options.concurrent ?? false,
-      awaitsStartup: options.awaitsStartup ?? false,
+      ...admissionOf(options),
     });
     if (options.slot !== undefined || options.concurrent !== undefined || options.awaitsStartup !== undefined) DECLARES_ADMISSION.add(target);
     injectable()(target);
