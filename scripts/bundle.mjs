@@ -48,11 +48,13 @@ const usesRequire = (code) => /(?<![\w$.])require(?![\w$])/.test(code);
 // ES module facades (core/kernel/stdout-guard.ts), and a module that took its functions out before the
 // patch would keep the unpatched ones. A named import the built-in does not have fails the build, as
 // it would fail to link.
-// node:crypto's and node:os's functions are looked up on their first call instead: crypto is ~20 of
-// Node's modules (~3-6 ms of CPU on Node 26), and nothing a first response runs calls either
-// (core/journal/random-uuid.ts; os only where HOME is unset).
+// node:crypto's, node:os's and node:fs/promises' functions are looked up on their first call instead:
+// crypto is ~20 of Node's modules (~3-6 ms of CPU on Node 26), fs/promises ~1.5 ms on Node 26 (it is
+// not in its startup snapshot and brings readline's interface), and nothing a first response runs
+// calls any of them (core/journal/random-uuid.ts; os only where HOME is unset; the files read before
+// it go through node:fs's callbacks, core/config/bounded-file-reader.ts).
 const ESM_BUILTINS = new Set(["node:child_process"]);
-const LAZY_BUILTINS = new Set(["node:crypto", "node:os"]);
+const LAZY_BUILTINS = new Set(["node:crypto", "node:os", "node:fs/promises"]);
 function builtinBinding(node) {
   const specifier = node.source.value;
   if (!specifier.startsWith("node:") || ESM_BUILTINS.has(specifier) || node.specifiers.length === 0) return undefined;
