@@ -38,8 +38,14 @@ try {
 // answer's CPU time is what counts and the smaller young generation costs it GC time (the tui rows),
 // nor for an editor's ACP agent, which answers one person's prompts, not floods (~10% more CPU in GC
 // to its first reply; docs/performance.md, ACP). The parsed mode decides: the parser is the one reader of argv.
+// Scavenges on the main thread alone, too: with young generations this small, Node 26's first parallel
+// scavenge, which comes before a first response, took ~3.5 ms against ~0.9 (most of it starting the
+// helper threads), and the later ones gain nothing worth a second core (docs/performance.md).
 const PERSON_FACING = new Set(["interactive", "acp"]);
-if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) setFlagsFromString("--optimize-for-size");
+if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) {
+  setFlagsFromString("--optimize-for-size");
+  setFlagsFromString("--no-parallel-scavenge");
+}
 
 // Frames leave through the credential scrub; the module feeds the redactor before `ready`.
 const output = shell.output;
