@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
 import { piAiLightPlugin } from "./pi-ai-light.mjs";
+import { builtinDynamicImportsPlugin } from "./builtin-dynamic-imports.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const nodeRequire = createRequire(import.meta.url);
@@ -114,7 +115,8 @@ const result = await build({
   // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
   // The openai SDK's SSE reader cuts events without copying its buffer once per event (scripts/linear-sse-chunks.mjs).
   // model.select loads pi-ai's catalogue without typebox and the providers (scripts/pi-ai-light.mjs).
-  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin, piAiLightPlugin],
+  // pi-ai's `import()`s of Node's built-ins read them without a module facade (scripts/builtin-dynamic-imports.mjs).
+  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin, piAiLightPlugin, builtinDynamicImportsPlugin],
 });
 
 const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));
