@@ -38,8 +38,15 @@ try {
 // answer's CPU time is what counts and the smaller young generation costs it GC time (the tui rows),
 // nor for an editor's ACP agent, which answers one person's prompts, not floods (~10% more CPU in GC
 // to its first reply; docs/performance.md, ACP). The parsed mode decides: the parser is the one reader of argv.
+// Scavenges on the main thread alone, too: Node 26's first scavenge, which comes before a first
+// response, took 3.4-3.9 ms with the parallel scavenger against 0.85-1.2 without (--trace-gc, a load
+// average of ~1), a wait the echo child never pays; young generations this small gain little from
+// helper threads (the flood, round-trip and gc rows did not move; docs/performance.md).
 const PERSON_FACING = new Set(["interactive", "acp"]);
-if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) setFlagsFromString("--optimize-for-size");
+if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) {
+  setFlagsFromString("--optimize-for-size");
+  setFlagsFromString("--no-parallel-scavenge");
+}
 
 // Frames leave through the credential scrub; the module feeds the redactor before `ready`.
 const output = shell.output;

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
 import { piAiLightPlugin } from "./pi-ai-light.mjs";
+import { builtinDynamicImportsPlugin } from "./builtin-dynamic-imports.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const nodeRequire = createRequire(import.meta.url);
@@ -48,11 +49,13 @@ const usesRequire = (code) => /(?<![\w$.])require(?![\w$])/.test(code);
 // ES module facades (core/kernel/stdout-guard.ts), and a module that took its functions out before the
 // patch would keep the unpatched ones. A named import the built-in does not have fails the build, as
 // it would fail to link.
-// node:crypto's and node:os's functions are looked up on their first call instead: crypto is ~20 of
-// Node's modules (~3-6 ms of CPU on Node 26), and nothing a first response runs calls either
-// (core/journal/random-uuid.ts; os only where HOME is unset).
+// node:crypto's, node:os's and node:fs/promises' functions are looked up on their first call instead:
+// crypto is ~20 of Node's modules (~3-6 ms of CPU on Node 26), fs/promises ~1.5 ms on Node 26 (it is
+// not in its startup snapshot and brings readline's interface), and nothing a first response runs
+// calls any of them (core/journal/random-uuid.ts; os only where HOME is unset; the files read before
+// it go through node:fs's callbacks, core/config/bounded-file-reader.ts).
 const ESM_BUILTINS = new Set(["node:child_process"]);
-const LAZY_BUILTINS = new Set(["node:crypto", "node:os"]);
+const LAZY_BUILTINS = new Set(["node:crypto", "node:os", "node:fs/promises"]);
 function builtinBinding(node) {
   const specifier = node.source.value;
   if (!specifier.startsWith("node:") || ESM_BUILTINS.has(specifier) || node.specifiers.length === 0) return undefined;
@@ -112,7 +115,8 @@ const result = await build({
   // The ACP SDK's generated zod schemas are built on first use, not at load (scripts/lazy-zod-schemas.mjs).
   // The openai SDK's SSE reader cuts events without copying its buffer once per event (scripts/linear-sse-chunks.mjs).
   // model.select loads pi-ai's catalogue without typebox and the providers (scripts/pi-ai-light.mjs).
-  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin, piAiLightPlugin],
+  // pi-ai's `import()`s of Node's built-ins read them without a module facade (scripts/builtin-dynamic-imports.mjs).
+  plugins: [lazyZodSchemasPlugin, linearSseChunksPlugin, piAiLightPlugin, builtinDynamicImportsPlugin],
 });
 
 const files = new Map(result.outputFiles.map((file) => [file.path, file.text]));

@@ -34,10 +34,12 @@ describe("the first response's code, as built", () => {
     expect(new Set(imported)).toEqual(new Set(["node:child_process"]));
   });
 
-  it("reads node:crypto and node:os only on a first call, and never imports the MCP server manager", () => {
-    const eager = [...files].flatMap(([path, code]) => [...code.matchAll(/=process\.getBuiltinModule\("node:(?:crypto|os)"\)|from '\.\/(?:chunks\/)?mcp-server-manager-[^']*'/g)].map((match) => `${path}: ${match[0]}`));
+  it("reads node:crypto, node:os and node:fs/promises only on a first call, and never imports the MCP server manager", () => {
+    const eager = [...files].flatMap(([path, code]) => [...code.matchAll(/=process\.getBuiltinModule\("node:(?:crypto|os|fs\/promises)"\)|from '\.\/(?:chunks\/)?mcp-server-manager-[^']*'/g)].map((match) => `${path}: ${match[0]}`));
     expect(eager).toEqual([]);
-    expect([...files.values()].join("")).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
+    const code = [...files.values()].join("");
+    expect(code).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:crypto"\)\.randomUUID\(\.\.\.args\)/);
+    expect(code).toMatch(/\(\.\.\.args\)=>process\.getBuiltinModule\("node:fs\/promises"\)\.\w+\(\.\.\.args\)/);
   });
 
   it("holds no method class: they load with their first request, those without params apart from those with a DTO", () => {
