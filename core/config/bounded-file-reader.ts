@@ -1,4 +1,5 @@
-import { close, closeSync, constants, fstat, fstatSync, open, openSync, read, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { AsyncFs } from "./async-fs.js";
 
 /**
  * Size bounds of the files Zi reads. Configuration is small; a bigger file is a mistake or an attack
@@ -99,34 +100,27 @@ function openFailure(error: unknown): { status: "missing" } | { status: "refused
 
 type RegularRead = { status: "missing" } | { status: "refused"; reason: string } | { status: "ok"; bytes: Buffer; mode: number; truncated: boolean };
 
-/** A callback of node:fs as a promise. */
-function settled<T>(start: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value))));
-}
-
 /**
  * The one asynchronous read: opens without waiting, refuses what is not a regular file after an fstat
  * of the opened descriptor, and reads at most `maxBytes + 1` bytes. A file past the bound is refused
- * (`whole`) or cut to its first `maxBytes` (`prefix`). Through node:fs's callbacks, not
- * node:fs/promises: the settings, credentials and models files are read before a first response, and
- * node:fs/promises is ~1.5 ms of CPU to load on Node 26 (its FileHandle, readline's interface), where
- * node:fs is in Node's startup snapshot (docs/performance.md).
+ * (`whole`) or cut to its first `maxBytes` (`prefix`). Through AsyncFs: the settings, credentials
+ * and models files are read before a first response.
  */
 async function readRegular(path: string, maxBytes: number, mode: "whole" | "prefix"): Promise<RegularRead> {
   let fd: number;
   try {
-    fd = await settled<number>((done) => open(path, READ_FLAGS, done));
+    fd = await AsyncFs.open(path, READ_FLAGS);
   } catch (error) {
     return openFailure(error);
   }
   try {
-    const stats = await settled<Stats>((done) => fstat(fd, done));
+    const stats = await AsyncFs.fstat(fd);
     const refusal = mode === "whole" ? refusalReason(stats, maxBytes) : notRegularReason(stats);
     if (refusal) return { status: "refused", reason: refusal };
     const collected = new BoundedBuffer(Math.min(stats.size, maxBytes), maxBytes);
     for (;;) {
       const space = collected.space();
-      const bytesRead = await settled<number>((done) => read(fd, space, 0, space.length, collected.length, done));
+      const { bytesRead } = await AsyncFs.read(fd, space, 0, space.length, collected.length);
       if (bytesRead === 0) break;
       if (collected.commit(bytesRead)) continue;
       if (mode === "whole") return { status: "refused", reason: tooLargeReason(maxBytes) };
@@ -136,7 +130,7 @@ async function readRegular(path: string, maxBytes: number, mode: "whole" | "pref
   } catch (error) {
     return openFailure(error);
   } finally {
-    await settled<void>((done) => close(fd, (error) => done(error, undefined))).catch(() => undefined);
+    await AsyncFs.close(fd).catch(() => undefined);
   }
 }
 

@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { AsyncFs } from "./async-fs.js";
 import { isAbsolute, resolve } from "node:path";
 
 /** The settings key, in `ZI_HOME/settings.json` only, that lists trusted project directories. */
@@ -16,7 +16,7 @@ export interface ProjectTrustInput {
   trustedProjects: unknown;
 }
 
-const canonical = async (path: string): Promise<string> => realpath(path).catch(() => resolve(path));
+const canonical = async (path: string): Promise<string> => AsyncFs.realpath(path).catch(() => resolve(path));
 
 /**
  * The one decision whether project-local code may run (`.zi/extensions`, and every later kind of

@@ -1,4 +1,4 @@
-import { lstat, readdir } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { join, resolve } from "node:path";
 import { CONTEXT_LIMITS } from "./context-limits.js";
 import { readPromptText } from "./context-text.js";
@@ -81,10 +81,10 @@ export class AgentContextLoader {
   private static async skipped(paths: ReturnType<typeof contextPaths>, reason: string): Promise<ContextProblem[]> {
     const problems: ContextProblem[] = [];
     for (const path of [paths.projectSystem, paths.projectAppend]) {
-      if (await lstat(path).then(() => true, () => false)) problems.push({ source: path, error: reason });
+      if (await AsyncFs.lstat(path).then(() => true, () => false)) problems.push({ source: path, error: reason });
     }
     for (const dir of paths.projectSkills) {
-      const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith(".")).sort();
+      const names = (await AsyncFs.readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith(".")).sort();
       if (names.length === 0) continue;
       const shown = names.length > 20 ? `${names.slice(0, 20).join(", ")}, …` : names.join(", ");
       problems.push({ source: dir, error: `skipped ${names.length} project skill(s) (${shown}): ${reason}` });

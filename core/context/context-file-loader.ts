@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { join, relative, resolve, sep } from "node:path";
 import { clipUtf8 } from "../wire/utf8-clip.js";
 import { CONTEXT_LIMITS, type ContextLimits } from "./context-limits.js";
@@ -33,7 +33,7 @@ export class ContextFileLoader {
       for (const path of candidates) {
         const read = await readPromptText(path, limits.maxContextFileBytes);
         if (read.status === "missing") continue;
-        const real = await realpath(path).catch(() => path);
+        const real = await AsyncFs.realpath(path).catch(() => path);
         if (seen.has(real)) return;
         seen.add(real);
         if (read.status === "refused") {

@@ -1,4 +1,4 @@
-import { lstat } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { dirname, join, resolve } from "node:path";
 import type { PromptEnvironment } from "./context-types.js";
 
@@ -36,7 +36,7 @@ export class EnvironmentProbe {
   /** The nearest directory at or above `dir` that holds a `.git` entry, or null. */
   static async gitRoot(dir: string): Promise<string | null> {
     for (let current = resolve(dir); ; current = dirname(current)) {
-      const found = await lstat(join(current, ".git")).then(
+      const found = await AsyncFs.lstat(join(current, ".git")).then(
         (stats) => stats.isDirectory() || stats.isFile(),
         () => false,
       );

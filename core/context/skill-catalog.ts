@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { join } from "node:path";
 import { CONTEXT_LIMITS, type ContextLimits } from "./context-limits.js";
 import { readPromptText } from "./context-text.js";
@@ -49,7 +49,7 @@ export class SkillCatalog {
   private static async folders(dir: string, problems: ContextProblem[]): Promise<string[]> {
     let names: string[];
     try {
-      names = (await readdir(dir)).filter((name) => !name.startsWith(".")).sort();
+      names = (await AsyncFs.readdir(dir)).filter((name) => !name.startsWith(".")).sort();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "ENOENT") problems.push({ source: dir, error: code === "ENOTDIR" ? "is not a directory" : `cannot be read (${code ?? "unknown error"})` });
@@ -58,7 +58,7 @@ export class SkillCatalog {
     const folders: string[] = [];
     for (const name of names) {
       // stat, not lstat: a symlinked skill folder is a skill folder.
-      const isDir = await stat(join(dir, name)).then((stats) => stats.isDirectory(), () => false);
+      const isDir = await AsyncFs.stat(join(dir, name)).then((stats) => stats.isDirectory(), () => false);
       if (isDir) folders.push(name);
     }
     return folders;

@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { basename, join, resolve } from "node:path";
 import type { ExtensionOrigin } from "../ports/commands.port.js";
 import type { ExtensionCandidate } from "./extension-types.js";
@@ -40,7 +40,7 @@ export class ExtensionDiscovery {
     const seen = new Set<string>();
     const unique: ExtensionCandidate[] = [];
     for (const candidate of found) {
-      const key = candidate.problem === undefined ? await realpath(candidate.entry).catch(() => candidate.entry) : candidate.name;
+      const key = candidate.problem === undefined ? await AsyncFs.realpath(candidate.entry).catch(() => candidate.entry) : candidate.name;
       if (seen.has(key)) continue;
       seen.add(key);
       unique.push(candidate);
@@ -69,7 +69,7 @@ export class ExtensionDiscovery {
   private async scan(dir: string, origin: ExtensionOrigin): Promise<ExtensionCandidate[]> {
     let names: string[];
     try {
-      names = (await readdir(dir)).sort();
+      names = (await AsyncFs.readdir(dir)).sort();
     } catch {
       return []; // no such directory: nothing to load
     }
@@ -109,7 +109,7 @@ export class ExtensionDiscovery {
   /** Follows symlinks, so a linked extension counts as what it points to. */
   private static async kind(path: string): Promise<"file" | "directory" | undefined> {
     try {
-      const info = await stat(path);
+      const info = await AsyncFs.stat(path);
       return info.isFile() ? "file" : info.isDirectory() ? "directory" : undefined;
     } catch {
       return undefined;

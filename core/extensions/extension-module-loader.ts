@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, stat } from "node:fs/promises";
+import { AsyncFs } from "../config/async-fs.js";
 import { join } from "node:path";
 import type { Jiti } from "jiti";
 import type { ZiExtension } from "./extension-api.js";
@@ -38,7 +38,7 @@ export class ExtensionModuleLoader {
   private loader(): Promise<Jiti> {
     this.jiti ??= (async () => {
       // Created by us, private (jiti would create it 0755): transpiled extensions are the user's code.
-      if (this.cacheDir) await mkdir(this.cacheDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+      if (this.cacheDir) await AsyncFs.mkdir(this.cacheDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
       const { createJiti } = await import("jiti");
       // interopDefault off: `default` must be the module's real default export (CommonJS: module.exports).
       return createJiti(import.meta.url, { interopDefault: false, fsCache: this.cacheDir });
@@ -49,11 +49,11 @@ export class ExtensionModuleLoader {
   /** jiti writes its cache files with the default mode (0644 under the usual umask); they become 0600. */
   private async privatizeCache(): Promise<void> {
     if (!this.cacheDir) return;
-    const names = await readdir(this.cacheDir).catch(() => [] as string[]);
+    const names = await AsyncFs.readdir(this.cacheDir).catch(() => [] as string[]);
     for (const name of names) {
       const path = join(this.cacheDir, name);
-      const info = await stat(path).catch(() => undefined);
-      if (info?.isFile() && (info.mode & 0o077) !== 0) await chmod(path, 0o600).catch(() => undefined);
+      const info = await AsyncFs.stat(path).catch(() => undefined);
+      if (info?.isFile() && (info.mode & 0o077) !== 0) await AsyncFs.chmod(path, 0o600).catch(() => undefined);
     }
   }
 }

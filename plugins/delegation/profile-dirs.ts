@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { AsyncFs } from "../../core/config/async-fs.js";
 import { join } from "node:path";
 import type { PluginServices } from "../../core/extensions/plugin-services.js";
 import type { ProfileDir } from "./profile-discovery.js";
@@ -12,7 +12,7 @@ export async function profileDirs(ziHome: string, services: Pick<PluginServices,
   const global: ProfileDir = { dir: join(ziHome, "agents"), origin: "global" };
   const project = join(services.project.dir, "agents");
   if (services.project.trusted) return [global, { dir: project, origin: "project" }];
-  const skipped = (await readdir(project).catch(() => [] as string[])).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
+  const skipped = (await AsyncFs.readdir(project).catch(() => [] as string[])).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
   if (skipped.length > 0) {
     const error = `skipped ${skipped.length} project delegation profile(s) (${skipped.join(", ")}): ${services.project.untrustedReason}`;
     await services.report(project, error, "not loaded");

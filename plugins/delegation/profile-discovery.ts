@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { AsyncFs } from "../../core/config/async-fs.js";
 import { join } from "node:path";
 import { decodeText, FILE_LIMITS, readBoundedFile } from "../../core/config/bounded-file-reader.js";
 import type { AgentProfile, ProfileOrigin } from "./agent-profile.js";
@@ -24,7 +24,7 @@ export async function discoverProfiles(dirs: readonly ProfileDir[], report: Prof
   for (const { dir, origin } of dirs) {
     let names: string[];
     try {
-      names = (await readdir(dir)).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
+      names = (await AsyncFs.readdir(dir)).filter((name) => name.endsWith(".md") && !name.startsWith(".")).sort();
     } catch {
       continue; // no such directory: no profiles there
     }
