@@ -1,0 +1,192 @@
+// Values come from the SDK's unstable entry only (acp-main.ts says why).
+import { MessageTooLargeError, RequestError } from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import type { OutputSink } from "../kernel/output-sink.js";
+
+type Message = acp.AnyMessage & { id?: unknown; method?: unknown; params?: unknown };
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * The ACP connection's wire: newline-delimited JSON-RPC on the process's stdin and stdout, framed as
+ * the SDK's `ndJsonStream` frames it (a line past `maxMessageBytes` errors the connection with the
+ * SDK's MessageTooLargeError; a line that is not JSON is answered with a parse error; blank lines are
+ * skipped), but read from the Node stream and written to the output sink directly: no web-stream
+ * adapter for stdin, no pipes or transforms, no encoding of each message to bytes and decoding it
+ * back (measured, docs/performance.md: ACP). It keeps two promises the SDK alone does not:
+ *
+ * - a request sent right after `initialize`, before its answer, is **queued** until that answer has
+ *   been handed to the output (the SDK's gate would refuse it as "must be initialized");
+ * - `observe` sees each message at the moment it is handed on, in input order, before any handler
+ *   runs: a `session/cancel` is applied there (a handler's own turn may come after a later prompt's,
+ *   and the cancel must only cancel what was sent before it).
+ */
+export class AcpWire {
+  private held: unknown;
+  private readonly queue: Message[] = [];
+  private incoming: ReadableStreamDefaultController<acp.AnyMessage> | undefined;
+  /** The end of input, once queued messages have been handed on. */
+  private ended = false;
+  private stopped = false;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private pendingWrites = 0;
+  private drainedWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly output: OutputSink,
+    private readonly maxMessageBytes: number,
+    private readonly observe: (message: Message) => void,
+  ) {}
+
+  /** The SDK's message stream over stdin and stdout; call once. */
+  stream(): acp.Stream {
+    const onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    const onEnd = () => this.end();
+    const onError = (error: Error) => this.fail(error);
+    const readable = new ReadableStream<acp.AnyMessage>({
+      start: (controller) => {
+        this.incoming = controller;
+        this.input.on("data", onData).once("end", onEnd).once("error", onError);
+      },
+      // Read only as fast as the connection takes messages (the SDK reads them one by one).
+      pull: () => void this.input.resume(),
+      cancel: () => this.stop(),
+    });
+    this.stop = () => {
+      if (this.stopped) return;
+      this.stopped = true;
+      this.input.off("data", onData).off("end", onEnd).off("error", onError);
+      (this.input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    };
+    const writable = new WritableStream<acp.AnyMessage>({ write: (message) => this.send(message) });
+    return { readable, writable };
+  }
+
+  /** Settles once every message handed to the output has left the process. */
+  drained(): Promise<void> {
+    if (this.pendingWrites === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
+  }
+
+  private stop: () => void = () => undefined;
+
+  private send(message: acp.AnyMessage): Promise<void> {
+    const written = this.write(message);
+    const { id } = message as Message;
+    if (this.held !== undefined && !("method" in message) && id !== undefined && id === this.held) this.release();
+    return written;
+  }
+
+  private write(message: object): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingWrites++;
+      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (--this.pendingWrites === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.stopped) return;
+    let start = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+      const line = this.take(chunk.subarray(start, newline));
+      start = newline + 1;
+      if (line === undefined) return;
+      this.line(line);
+      if (this.stopped) return;
+    }
+    if (start < chunk.length) {
+      const tail = chunk.subarray(start);
+      if (!this.fits(tail)) return;
+      // Copied: a stream may reuse its chunk's memory once the handler has returned.
+      this.pending.push(Buffer.from(tail));
+      this.pendingBytes += tail.length;
+    }
+    if ((this.incoming?.desiredSize ?? 1) <= 0) this.input.pause();
+  }
+
+  /** The line ending with `tail`: the bytes carried from earlier chunks and `tail`; undefined once it is too long. */
+  private take(tail: Buffer): Buffer | undefined {
+    if (!this.fits(tail)) return undefined;
+    if (this.pending.length === 0) return tail;
+    const line = Buffer.concat([...this.pending, tail]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return line;
+  }
+
+  /** Whether the line so far, with `tail`, is within the bound (a final CR not counted, as the SDK counts); if not, the connection errors. */
+  private fits(tail: Buffer): boolean {
+    const last = tail.length > 0 ? tail[tail.length - 1] : this.pending.at(-1)?.at(-1);
+    if (this.pendingBytes + tail.length - (last === CARRIAGE_RETURN ? 1 : 0) <= this.maxMessageBytes) return true;
+    this.fail(new MessageTooLargeError(this.maxMessageBytes));
+    return false;
+  }
+
+  private line(bytes: Buffer): void {
+    const text = bytes.toString("utf8").trim();
+    if (text === "") return;
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      void this.write({ jsonrpc: "2.0", id: null, error: RequestError.parseError().toErrorResponse() }).catch(() => undefined);
+      return;
+    }
+    // Arrays and other non-messages are answered by the connection itself (-32600).
+    if (this.held !== undefined) this.queue.push(message);
+    else this.pass(message);
+  }
+
+  private end(): void {
+    if (this.stopped) return;
+    if (this.pendingBytes > 0) {
+      const line = Buffer.concat(this.pending);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.line(line);
+    }
+    this.ended = true;
+    this.closeIfDone();
+  }
+
+  private fail(error: Error): void {
+    if (this.stopped) return;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.incoming?.error(error);
+    this.stop();
+  }
+
+  private pass(message: Message): void {
+    this.observe(message);
+    try {
+      this.incoming!.enqueue(message);
+    } catch {
+      return; // the connection is closing: nothing reads any more
+    }
+    if (message.method === "initialize" && message.id !== undefined) this.held = message.id;
+  }
+
+  private release(): void {
+    this.held = undefined;
+    while (this.held === undefined && this.queue.length > 0) this.pass(this.queue.shift()!);
+    this.closeIfDone();
+  }
+
+  private closeIfDone(): void {
+    if (!this.ended || this.held !== undefined || this.stopped) return;
+    this.stopped = true;
+    try {
+      this.incoming?.close();
+    } catch {
+      // already errored or cancelled
+    }
+  }
+}
