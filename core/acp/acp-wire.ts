@@ -132,16 +132,21 @@ export class AcpWire {
   private line(bytes: Buffer): void {
     const text = bytes.toString("utf8").trim();
     if (text === "") return;
-    let message: Message;
+    let message: unknown;
     try {
-      message = JSON.parse(text) as Message;
+      message = JSON.parse(text);
     } catch {
-      void this.write({ jsonrpc: "2.0", id: null, error: RequestError.parseError().toErrorResponse() }).catch(() => undefined);
-      return;
+      return this.refuse(RequestError.parseError());
     }
-    // Arrays and other non-messages are answered by the connection itself (-32600).
-    if (this.held !== undefined) this.queue.push(message);
-    else this.pass(message);
+    // As ndJsonStream answers them: ACP has no batches, and a message is an object.
+    if (Array.isArray(message)) return this.refuse(RequestError.invalidRequest(undefined, "JSON-RPC batches are not supported"));
+    if (typeof message !== "object" || message === null) return this.refuse(RequestError.invalidRequest(message));
+    if (this.held !== undefined) this.queue.push(message as Message);
+    else this.pass(message as Message);
+  }
+
+  private refuse(error: RequestError): void {
+    void this.write({ jsonrpc: "2.0", id: null, error: error.toErrorResponse() }).catch(() => undefined);
   }
 
   private end(): void {
