@@ -12,9 +12,9 @@ const CARRIAGE_RETURN = 0x0d;
  * The ACP connection's wire: newline-delimited JSON-RPC on the process's stdin and stdout, framed as
  * the SDK's `ndJsonStream` frames it (a line past `maxMessageBytes` errors the connection with the
  * SDK's MessageTooLargeError; a line that is not JSON is answered with a parse error; blank lines are
- * skipped), but read from the Node stream and written to the output sink directly: no web-stream
- * adapter for stdin, no pipes or transforms, no encoding of each message to bytes and decoding it
- * back (measured, docs/performance.md: ACP). It keeps two promises the SDK alone does not:
+ * skipped), but read from the Node stream and written to the output sink directly: no web streams
+ * (`stream` says why), no encoding of each message to bytes and decoding it back. It keeps two
+ * promises the SDK alone does not:
  *
  * - a request sent right after `initialize`, before its answer, is **queued** until that answer has
  *   been handed to the output (the SDK's gate would refuse it as "must be initialized");
@@ -25,14 +25,21 @@ const CARRIAGE_RETURN = 0x0d;
 export class AcpWire {
   private held: unknown;
   private readonly queue: Message[] = [];
-  private incoming: ReadableStreamDefaultController<acp.AnyMessage> | undefined;
+  /** Handed on and not read yet, and the connection's read waiting for the next one. */
+  private readonly ready: acp.AnyMessage[] = [];
+  private waiting: { resolve: (result: ReadableStreamReadResult<acp.AnyMessage>) => void; reject: (error: unknown) => void } | undefined;
+  private failure: { error: Error } | undefined;
+  private closed = false;
   /** The end of input, once queued messages have been handed on. */
   private ended = false;
   private stopped = false;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private pendingWrites = 0;
   private drainedWaiters: (() => void)[] = [];
+  private readonly onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  private readonly onEnd = () => this.end();
+  private readonly onError = (error: Error) => this.fail(error);
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -41,28 +48,22 @@ export class AcpWire {
     private readonly observe: (message: Message) => void,
   ) {}
 
-  /** The SDK's message stream over stdin and stdout; call once. */
+  /**
+   * The SDK's message stream over stdin and stdout; call once. Not web streams: the SDK's connection
+   * (2.4, core/jsonrpc.js) only reads through `getReader()` (`read`, `releaseLock`, `cancel`) and
+   * writes through `getWriter()` (`write`, `releaseLock`), one message at a time, and a
+   * ReadableStream and a WritableStream cost ~3.6 ms of CPU at their first use (cold, measured
+   * against these), before the first reply. An SDK that reads them otherwise fails every ACP test.
+   */
   stream(): acp.Stream {
-    const onData = (chunk: Buffer | string) => this.receive(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    const onEnd = () => this.end();
-    const onError = (error: Error) => this.fail(error);
-    const readable = new ReadableStream<acp.AnyMessage>({
-      start: (controller) => {
-        this.incoming = controller;
-        this.input.on("data", onData).once("end", onEnd).once("error", onError);
-      },
-      // Read only as fast as the connection takes messages (the SDK reads them one by one).
-      pull: () => void this.input.resume(),
-      cancel: () => this.stop(),
-    });
-    this.stop = () => {
-      if (this.stopped) return;
-      this.stopped = true;
-      this.input.off("data", onData).off("end", onEnd).off("error", onError);
-      (this.input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    this.input.on("data", this.onData).once("end", this.onEnd).once("error", this.onError);
+    const reader = {
+      read: () => this.read(),
+      releaseLock: () => undefined,
+      cancel: () => Promise.resolve(this.stop()),
     };
-    const writable = new WritableStream<acp.AnyMessage>({ write: (message) => this.send(message) });
-    return { readable, writable };
+    const writer = { write: (message: acp.AnyMessage) => this.send(message), releaseLock: () => undefined };
+    return { readable: { getReader: () => reader }, writable: { getWriter: () => writer } } as unknown as acp.Stream;
   }
 
   /** Settles once every message handed to the output has left the process. */
@@ -71,7 +72,33 @@ export class AcpWire {
     return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 
-  private stop: () => void = () => undefined;
+  private read(): Promise<ReadableStreamReadResult<acp.AnyMessage>> {
+    if (this.failure) return Promise.reject(this.failure.error);
+    const message = this.ready.shift();
+    if (message !== undefined) return Promise.resolve({ value: message, done: false });
+    if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    // Read only as fast as the connection takes messages (the SDK reads them one by one).
+    if (!this.stopped) this.input.resume();
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  /** A message for the connection's next read. */
+  private enqueue(message: acp.AnyMessage): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting.resolve({ value: message, done: false });
+    else this.ready.push(message);
+  }
+
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    // A cancelled web stream's pending read ends as done.
+    this.waiting?.resolve({ value: undefined, done: true });
+    this.waiting = undefined;
+    this.input.off("data", this.onData).off("end", this.onEnd).off("error", this.onError);
+    (this.input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  }
 
   private send(message: acp.AnyMessage): Promise<void> {
     const written = this.write(message);
@@ -105,26 +132,26 @@ export class AcpWire {
       const tail = chunk.subarray(start);
       if (!this.fits(tail)) return;
       // Copied: a stream may reuse its chunk's memory once the handler has returned.
-      this.pending.push(Buffer.from(tail));
-      this.pendingBytes += tail.length;
+      this.partial.push(Buffer.from(tail));
+      this.partialBytes += tail.length;
     }
-    if ((this.incoming?.desiredSize ?? 1) <= 0) this.input.pause();
+    if (this.ready.length > 0) this.input.pause();
   }
 
   /** The line ending with `tail`: the bytes carried from earlier chunks and `tail`; undefined once it is too long. */
   private take(tail: Buffer): Buffer | undefined {
     if (!this.fits(tail)) return undefined;
-    if (this.pending.length === 0) return tail;
-    const line = Buffer.concat([...this.pending, tail]);
-    this.pending = [];
-    this.pendingBytes = 0;
+    if (this.partial.length === 0) return tail;
+    const line = Buffer.concat([...this.partial, tail]);
+    this.partial = [];
+    this.partialBytes = 0;
     return line;
   }
 
   /** Whether the line so far, with `tail`, is within the bound (a final CR not counted, as the SDK counts); if not, the connection errors. */
   private fits(tail: Buffer): boolean {
-    const last = tail.length > 0 ? tail[tail.length - 1] : this.pending.at(-1)?.at(-1);
-    if (this.pendingBytes + tail.length - (last === CARRIAGE_RETURN ? 1 : 0) <= this.maxMessageBytes) return true;
+    const last = tail.length > 0 ? tail[tail.length - 1] : this.partial.at(-1)?.at(-1);
+    if (this.partialBytes + tail.length - (last === CARRIAGE_RETURN ? 1 : 0) <= this.maxMessageBytes) return true;
     this.fail(new MessageTooLargeError(this.maxMessageBytes));
     return false;
   }
@@ -151,10 +178,10 @@ export class AcpWire {
 
   private end(): void {
     if (this.stopped) return;
-    if (this.pendingBytes > 0) {
-      const line = Buffer.concat(this.pending);
-      this.pending = [];
-      this.pendingBytes = 0;
+    if (this.partialBytes > 0) {
+      const line = Buffer.concat(this.partial);
+      this.partial = [];
+      this.partialBytes = 0;
       this.line(line);
     }
     this.ended = true;
@@ -163,19 +190,19 @@ export class AcpWire {
 
   private fail(error: Error): void {
     if (this.stopped) return;
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.incoming?.error(error);
+    this.partial = [];
+    this.partialBytes = 0;
+    // As an errored web stream: what was not read yet is dropped, and every read rejects.
+    this.failure = { error };
+    this.ready.length = 0;
+    this.waiting?.reject(error);
+    this.waiting = undefined;
     this.stop();
   }
 
   private pass(message: Message): void {
     this.observe(message);
-    try {
-      this.incoming!.enqueue(message);
-    } catch {
-      return; // the connection is closing: nothing reads any more
-    }
+    this.enqueue(message);
     if (message.method === "initialize" && message.id !== undefined) this.held = message.id;
   }
 
@@ -188,10 +215,8 @@ export class AcpWire {
   private closeIfDone(): void {
     if (!this.ended || this.held !== undefined || this.stopped) return;
     this.stopped = true;
-    try {
-      this.incoming?.close();
-    } catch {
-      // already errored or cancelled
-    }
+    this.closed = true;
+    this.waiting?.resolve({ value: undefined, done: true });
+    this.waiting = undefined;
   }
 }

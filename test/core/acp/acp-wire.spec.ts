@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { PassThrough, Readable, Writable } from "node:stream";
-import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk/unstable";
+import { MessageTooLargeError, PROTOCOL_VERSION, agent, ndJsonStream } from "@agentclientprotocol/sdk/unstable";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { AcpWire } from "../../../core/acp/acp-wire.js";
 import type { OutputSink } from "../../../core/kernel/output-sink.js";
@@ -142,5 +142,25 @@ describe("AcpWire's order", () => {
     const ids: unknown[] = [];
     for (let id = 1; id <= 50; id++) ids.push(((await reader.read()).value as Message).id);
     expect(ids).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+});
+
+describe("AcpWire under the SDK's own connection", () => {
+  it("the SDK's agent reads requests from it and answers through it, and its end closes the connection", async () => {
+    const input = new PassThrough();
+    const sink = recordingSink();
+    const wire = new AcpWire(input, sink, 1024, () => undefined);
+    const connection = agent({ name: "wire-test" })
+      .onRequest("initialize", () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] }))
+      .connect(wire.stream());
+    input.write(line(request(7, "initialize", { protocolVersion: 1, clientCapabilities: {} })));
+    input.write(line(request(8, "session/new", { cwd: "/tmp", mcpServers: [] })));
+    while (sink.lines.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    input.end();
+    await connection.closed;
+    expect(sink.lines).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { protocolVersion: PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] } },
+      expect.objectContaining({ jsonrpc: "2.0", id: 8, error: expect.objectContaining({ code: -32601 }) }),
+    ]);
   });
 });
