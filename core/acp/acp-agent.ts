@@ -74,7 +74,7 @@ export class AcpAgent {
   }
 
   /**
-   * Every incoming message, in input order, before its handler runs (AcpMessageOrder). A
+   * Every incoming message, in input order, before its handler runs (AcpWire). A
    * `session/cancel` cancels the prompts of its session sent before it, and nothing sent after it:
    * an idle cancel does not cancel the next prompt.
    */

@@ -1,11 +1,10 @@
-import { Readable } from "node:stream";
 // Values come from the SDK's unstable entry only, as acp-agent.ts's do: its stable entry is a second
 // copy of the v1 schemas, which zod builds when the module loads (~35 ms of CPU at start, measured).
-import { MessageTooLargeError, ndJsonStream } from "@agentclientprotocol/sdk/unstable";
+import { MessageTooLargeError } from "@agentclientprotocol/sdk/unstable";
 import type { OutputSink } from "../kernel/output-sink.js";
 import { RPC_LIMITS } from "../wire/limits.js";
 import { AcpAgent, type AcpAgentOptions } from "./acp-agent.js";
-import { AcpMessageOrder } from "./acp-message-order.js";
+import { AcpWire } from "./acp-wire.js";
 import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 
 export interface AcpIo {
@@ -20,9 +19,6 @@ export interface AcpIo {
  * flows), output is flushed and every session's journal is closed, each step bounded as in RPC mode.
  */
 export class AcpMain {
-  private pendingWrites = 0;
-  private drainedWaiters: (() => void)[] = [];
-
   constructor(
     private readonly options: Omit<AcpAgentOptions, "log" | "adopt">,
     private readonly io: AcpIo,
@@ -31,10 +27,9 @@ export class AcpMain {
 
   async run(): Promise<number> {
     const agent = new AcpAgent({ ...this.options, log: this.io.log, adopt: (module) => this.shell.adopt(module) });
-    const input = Readable.toWeb(this.io.input as Readable) as ReadableStream<Uint8Array>;
     // The same record bound as RPC mode: a longer line ends the connection, and Zi shuts down.
-    const order = new AcpMessageOrder((message) => agent.observe(message));
-    const connection = agent.app().connect(order.wrap(ndJsonStream(this.writable(), input, { maxMessageBytes: RPC_LIMITS.maxRecordBytes })));
+    const wire = new AcpWire(this.io.input, this.io.output, RPC_LIMITS.maxRecordBytes, (message) => agent.observe(message));
+    const connection = agent.app().connect(wire.stream());
     agent.connection = connection.signal;
     let signalCode: number | undefined;
     // A signal, or an uncaught exception no session's extension can be named for (ProcessShell).
@@ -47,33 +42,12 @@ export class AcpMain {
     await Promise.race([connection.closed, signalled]);
     // Prompts still running are interrupted; with the connection open they can still answer.
     await within(agent.cancelAll(), SHUTDOWN_BOUNDS.settleMs);
-    await within(this.drained(), SHUTDOWN_BOUNDS.flushMs);
+    await within(wire.drained(), SHUTDOWN_BOUNDS.flushMs);
     connection.close();
     await within(agent.closeAll(), SHUTDOWN_BOUNDS.disposeMs);
     // An oversized record is fatal framing, as in RPC mode: exit 1.
     const framing = connection.signal.reason instanceof MessageTooLargeError;
     if (framing) this.io.log(`zi: ${(connection.signal.reason as Error).message}; shutting down`);
     return signalCode ?? (framing ? 1 : 0);
-  }
-
-  /** stdout as a web stream whose writes complete once the bytes have left the process (backpressure). */
-  private writable(): WritableStream<Uint8Array> {
-    const decoder = new TextDecoder();
-    return new WritableStream<Uint8Array>({
-      write: (chunk) =>
-        new Promise<void>((resolve, reject) => {
-          this.pendingWrites++;
-          this.io.output.write(decoder.decode(chunk), (error) => {
-            if (--this.pendingWrites === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
-            if (error) reject(error);
-            else resolve();
-          });
-        }),
-    });
-  }
-
-  private drained(): Promise<void> {
-    if (this.pendingWrites === 0) return Promise.resolve();
-    return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 }
