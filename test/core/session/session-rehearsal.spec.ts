@@ -48,11 +48,11 @@ describe("SessionRehearsal", () => {
   it("runs a whole turn to the warm-up server's reply; the provider and the real session see none of it", async () => {
     await session.models.select("local", "m1");
     const seen = events.length;
-    const entries = journal.entries().length;
+    const entries = [...journal.entries()].length;
     expect(await warmer.warming("openai-completions")).toBe(true);
     expect(server.requests).toEqual([]);
     expect(events.length).toBe(seen);
-    expect(journal.entries().length).toBe(entries);
+    expect([...journal.entries()].length).toBe(entries);
     expect(session.getState().activity).toEqual({ type: "idle" });
 
     server.enqueue({ type: "text", chunks: ["hi"] });
