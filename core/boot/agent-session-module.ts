@@ -19,6 +19,7 @@ import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { ProviderWarmer } from "../models/provider-warmer.js";
 import { SessionRehearsal } from "../session/session-rehearsal.js";
+import type { AgentTool } from "../session/agent-tool.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
 import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
@@ -134,7 +135,8 @@ export class AgentSessionModule implements SessionModule {
       describeContext: () => context.summary(),
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
-    ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, cwd));
+    const rehearsal = { cwd, tools: () => session.toolList(), systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false) };
+    ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, rehearsal));
     const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
     const tree = new SessionTree(
       { catalog, checkpoints, cwd, sessionsDir: options.noSession ? null : paths.sessionsDir, exportsDir: paths.exportsDir, redact },

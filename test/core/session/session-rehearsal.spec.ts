@@ -4,6 +4,7 @@ import { ModelRegistry } from "../../../core/models/model-registry.js";
 import { PiAiLoader } from "../../../core/models/pi-ai-loader.js";
 import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
 import { AgentSession } from "../../../core/session/agent-session.js";
+import type { AgentTool } from "../../../core/session/agent-tool.js";
 import { SessionRehearsal } from "../../../core/session/session-rehearsal.js";
 import type { AgentSessionEvent } from "../../../core/wire/session-types.js";
 import { OpenAICompatibleServer } from "../../support/openai-compatible-server.js";
@@ -22,6 +23,9 @@ describe("SessionRehearsal", () => {
   let journal: SessionJournal;
   let session: AgentSession;
   let events: AgentSessionEvent[];
+  /** The tools each rehearsal's system prompt was built for, and the calls of the real tool. */
+  let prompted: string[][];
+  let toolRuns: number;
 
   beforeEach(async () => {
     home = new TempZiHome();
@@ -29,10 +33,25 @@ describe("SessionRehearsal", () => {
     const baseUrl = await server.start();
     home.write(home.paths.modelsFile, { providers: { local: { baseUrl, apiKey: "k-secret", models: [{ id: "m1" }] } } });
     warmer = new ProviderWarmer();
-    warmer.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, home.project));
+    prompted = [];
+    toolRuns = 0;
+    const systemPrompt = (tools: readonly AgentTool[]) => {
+      prompted.push(tools.map((tool) => tool.name));
+      return Promise.resolve("the real session's prompt");
+    };
+    warmer.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, { cwd: home.project, tools: () => session.toolList(), systemPrompt }));
     registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
     journal = SessionJournal.inMemory("real", home.project);
-    session = new AgentSession({ runtime: registry, journal, cwd: home.project });
+    const tool: AgentTool = {
+      name: "probe",
+      description: "counts its runs",
+      parameters: { type: "object", properties: {} },
+      execute: () => {
+        toolRuns++;
+        return Promise.resolve({ content: [{ type: "text", text: "ran" }] });
+      },
+    };
+    session = new AgentSession({ runtime: registry, journal, cwd: home.project, tools: [tool] });
     events = [];
     session.subscribe((event) => void events.push(event));
   });
@@ -54,6 +73,8 @@ describe("SessionRehearsal", () => {
     expect(events.length).toBe(seen);
     expect([...journal.entries()].length).toBe(entries);
     expect(session.getState().activity).toEqual({ type: "idle" });
+    expect(prompted).toEqual([["probe"]]); // the real session's tools, offered, never run
+    expect(toolRuns).toBe(0);
 
     server.enqueue({ type: "text", chunks: ["hi"] });
     await session.prompt({ delivery: "direct", text: "hello", completionId: "c1" });
