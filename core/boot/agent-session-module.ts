@@ -135,8 +135,11 @@ export class AgentSessionModule implements SessionModule {
       describeContext: () => context.summary(),
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
-    const rehearsal = { cwd, tools: () => session.toolList(), systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false) };
-    ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, rehearsal));
+    // One session per process: its first prompt is rehearsed (an ACP process's sessions share one warm-up, made at `initialize`).
+    if (options.mode !== "acp") {
+      const rehearsal = { cwd, tools: () => session.toolList(), systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false) };
+      ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, rehearsal));
+    }
     const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
     const tree = new SessionTree(
       { catalog, checkpoints, cwd, sessionsDir: options.noSession ? null : paths.sessionsDir, exportsDir: paths.exportsDir, redact },
