@@ -17,6 +17,9 @@ import { SessionLibrary } from "../session/session-library.js";
 import { SessionTree } from "../session/session-tree.js";
 import type { SessionsPort } from "../ports/sessions.port.js";
 import { ModelRegistry } from "../models/model-registry.js";
+import { ProviderWarmer } from "../models/provider-warmer.js";
+import { SessionRehearsal } from "../session/session-rehearsal.js";
+import type { AgentTool } from "../session/agent-tool.js";
 import { ExtensionRuntime, type PluginLoader } from "../extensions/extension-runtime.js";
 import type { CommandPort } from "../ports/commands.port.js";
 import type { ModelPort } from "../ports/model.port.js";
@@ -132,6 +135,11 @@ export class AgentSessionModule implements SessionModule {
       describeContext: () => context.summary(),
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
+    // One session per process: its first prompt is rehearsed (an ACP process's sessions share one warm-up, made at `initialize`).
+    if (options.mode !== "acp") {
+      const rehearsal = { cwd, tools: () => session.toolList(), systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false) };
+      ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, rehearsal));
+    }
     const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
     const tree = new SessionTree(
       { catalog, checkpoints, cwd, sessionsDir: options.noSession ? null : paths.sessionsDir, exportsDir: paths.exportsDir, redact },

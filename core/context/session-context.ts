@@ -30,10 +30,13 @@ export class SessionContext {
     return (this.loading ??= this.read());
   }
 
-  /** The system prompt of a run that offers `tools`. */
-  async render(tools: readonly PromptTool[]): Promise<string> {
+  /**
+   * The system prompt of a run that offers `tools`. Without `hooks`, the extensions' hooks are not
+   * asked (a rehearsal's prompt, SessionRehearsal: no extension may see a run that is not one).
+   */
+  async render(tools: readonly PromptTool[], hooks = true): Promise<string> {
     const context = await this.load();
-    const additions = await this.hooks.collect({ cwd: context.environment.cwd, tools: tools.map((tool) => tool.name) });
+    const additions = hooks ? await this.hooks.collect({ cwd: context.environment.cwd, tools: tools.map((tool) => tool.name) }) : [];
     return this.builder.build(context, tools, additions);
   }
 

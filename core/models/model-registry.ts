@@ -104,8 +104,9 @@ export class ModelRegistry implements ModelRuntime {
     if (entry.source !== "faux" && !(await this.credentials.hasCredentials(provider))) {
       throw new RpcError("operation_failed", `no credentials for provider ${provider}`);
     }
-    if (entry.source !== "faux") void this.warmer.warm(entry.model, this.warmUpCall, () => this.piAi.prepare(entry.model.api));
-    return this.resolved(piAi, entry);
+    const resolved = this.resolved(piAi, entry);
+    if (entry.source !== "faux") void this.warmer.warm(resolved, this.warmUpCall, () => this.piAi.prepare(entry.model.api));
+    return resolved;
   }
 
   async stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream> {

@@ -1,6 +1,7 @@
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { BufferedModelStream } from "./buffered-model-stream.js";
 import { GATED_APIS, WARM_UP_HEADER, allowWarmUpOrigin } from "./gated-fetch.js";
+import type { ResolvedModel } from "./model-runtime.js";
 
 /** Thrown from `onPayload`, which every pi-ai provider awaits before it sends anything. */
 const STOP_BEFORE_SENDING = new Error("zi: provider warm-up (never sent)");
@@ -10,6 +11,16 @@ const STOP_BEFORE_SENDING = new Error("zi: provider warm-up (never sent)");
  * the buffered event stream), with these options instead of the session's.
  */
 export type WarmUpCall = (model: PiAi.Model<PiAi.Api>, context: PiAi.Context, options: PiAi.SimpleStreamOptions) => Promise<BufferedModelStream>;
+
+/** The warm-up call, started with a context; its options (the warm-up server, no key) are the warmer's. */
+export type WarmUpStart = (context: PiAi.Context, signal: AbortSignal) => Promise<BufferedModelStream>;
+
+/**
+ * Runs a warm-up call the way a prompt runs a model call (SessionRehearsal: a whole turn of a session
+ * of its own, so Zi's first-turn code is compiled before the first prompt too, not only the
+ * provider's). Resolves with whether the call's reply was read to its end.
+ */
+export type WarmUpDriver = (model: ResolvedModel, start: WarmUpStart, signal: AbortSignal) => Promise<boolean>;
 
 /**
  * What a first prompt sends, in small: a system prompt, a user message and a tool (its JSON Schema
@@ -53,6 +64,12 @@ export class ProviderWarmer {
   /** Per API: its warm-up, and while it runs, what drops the rest of it. */
   private readonly warmed = new Map<string, { warming: Promise<boolean>; superseded?: AbortController }>();
   private fetchWarmed = false;
+  private driver: WarmUpDriver | undefined;
+
+  /** From now on, warm-up calls against a warm-up server are run by `driver` (see WarmUpDriver). */
+  driveWith(driver: WarmUpDriver): void {
+    this.driver = driver;
+  }
 
   /**
    * `load`, when given, loads what `call` will use; it is started first. Settles (never rejects) once
@@ -60,7 +77,8 @@ export class ProviderWarmer {
    * reply was read to its end, or the payload was built); callers need not wait for it. False for an
    * API already warmed, and for a warm-up superseded before its end.
    */
-  warm(model: PiAi.Model<PiAi.Api>, call: WarmUpCall, load?: () => Promise<unknown>): Promise<boolean> {
+  warm(resolved: ResolvedModel, call: WarmUpCall, load?: () => Promise<unknown>): Promise<boolean> {
+    const { model } = resolved;
     if (this.warmed.has(model.api)) return Promise.resolve(false);
     const superseded = new AbortController();
     const { signal } = superseded;
@@ -72,7 +90,7 @@ export class ProviderWarmer {
       try {
         if (GATED_APIS.has(model.api)) {
           this.fetchWarmed = true;
-          return await ProviderWarmer.localCall(call, model, signal);
+          return await this.localCall(call, resolved, signal);
         }
         const fetchWarm = this.fetchWarmed ? undefined : ProviderWarmer.loopbackFetch();
         this.fetchWarmed = true;
@@ -131,7 +149,8 @@ export class ProviderWarmer {
   }
 
   /** The whole call against a WarmUpServer; true once its reply was read to the end. */
-  private static async localCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>, signal: AbortSignal): Promise<boolean> {
+  private async localCall(call: WarmUpCall, resolved: ResolvedModel, signal: AbortSignal): Promise<boolean> {
+    const { model } = resolved;
     // Node loads fetch's implementation (undici, ~15 ms of CPU on Node 20) on first use: here, before
     // the provider's modules load, rather than once the SDK fetches (later, nearer the first prompt).
     new Headers();
@@ -142,17 +161,25 @@ export class ProviderWarmer {
     const disallow = allowWarmUpOrigin(server.origin);
     try {
       const local = { ...model, baseUrl: server.baseUrlFor(model.baseUrl) };
-      const events = await call(local, WARM_UP_CONTEXT, { apiKey: "zi-warm-up", maxRetries: 0, signal, headers: { [WARM_UP_HEADER]: server.origin } });
-      // Consumed as the session consumes a call (AssistantStreamer): taken one by one, waited on between.
-      for (;;) {
-        if (events.take() !== undefined) continue;
-        if (!(await events.arrival())) break;
-      }
-      return server.requests === 1 && (await events.result()).stopReason === "stop";
+      const headers = { [WARM_UP_HEADER]: server.origin };
+      const start: WarmUpStart = (context, callSignal) =>
+        call(local, context, { apiKey: "zi-warm-up", maxRetries: 0, signal: AbortSignal.any([signal, callSignal]), headers });
+      const ended = await (this.driver ?? ProviderWarmer.consumed)(resolved, start, signal);
+      return server.requests === 1 && ended;
     } finally {
       disallow();
       await server.close();
     }
+  }
+
+  /** The call consumed as the session consumes one (AssistantStreamer): taken one by one, waited on between. */
+  private static async consumed(_model: ResolvedModel, start: WarmUpStart, signal: AbortSignal): Promise<boolean> {
+    const events = await start(WARM_UP_CONTEXT, signal);
+    for (;;) {
+      if (events.take() !== undefined) continue;
+      if (!(await events.arrival())) break;
+    }
+    return (await events.result()).stopReason === "stop";
   }
 
   private static async stoppedCall(call: WarmUpCall, model: PiAi.Model<PiAi.Api>): Promise<boolean> {

@@ -12,6 +12,7 @@ import type {
   CompactionState,
   ContextUsage,
   PermissionRequest,
+  PublicModel,
   QueuedInput,
   RetryState,
   SessionState,
@@ -33,6 +34,8 @@ export class SessionStateStore {
   private cached: { version: number; messageCount: number; state: SessionState } | undefined;
   private activityValue: Activity = { type: "idle" };
   private modelValue: ResolvedModel | undefined;
+  /** The model's public descriptor, projected once per selection, not once per snapshot (a state change). */
+  private publicValue: PublicModel | undefined;
   private thinking: ThinkingLevel = "off";
   private supported: ThinkingLevel[] = ["off"];
   private plan: WorkPlan;
@@ -135,6 +138,7 @@ export class SessionStateStore {
     return this.commit(
       () => {
         this.modelValue = model;
+        this.publicValue = publicModel(model.descriptor);
         this.supported = [...model.supportedThinkingLevels];
       },
       () => ({
@@ -247,11 +251,12 @@ export class SessionStateStore {
     const messageCount = this.journal.messageCount;
     const cached = this.cached;
     if (cached && cached.version === this.version && cached.messageCount === messageCount) return cached.state;
-    const model = this.modelValue;
+    const model = this.publicValue;
     const state: SessionState = {
       sessionId: this.journal.sessionId,
       activity: { ...this.activityValue },
-      model: model ? { type: "selected", ...publicModel(model.descriptor) } : { type: "unselected" },
+      // Its own `input`: the snapshot is frozen, the projection is kept.
+      model: model ? { type: "selected", ...model, input: [...model.input] } : { type: "unselected" },
       thinkingLevel: this.thinking,
       supportedThinkingLevels: [...this.supported],
       steeringMode: this.queues.steeringMode,

@@ -110,6 +110,11 @@ describe("SessionContext", () => {
     expect(prompt).toContain("- read: Read a file.");
     expect(prompt.endsWith("FROM HOOK")).toBe(true);
     expect(seen).toEqual([{ cwd: project, tools: ["read"] }, { cwd: project, tools: [] }]);
+    // A rehearsal's prompt (SessionRehearsal) asks no hook: the same prompt without their text.
+    const bare = await context.render([{ name: "read", description: "Read a file." }], false);
+    expect(seen).toHaveLength(2);
+    expect(bare.endsWith("FROM HOOK")).toBe(false);
+    expect(prompt.startsWith(bare)).toBe(true);
     expect(lines).toEqual([`zi: skill "shared" at ${join(project, ".zi", "skills", "shared", "SKILL.md")} is shadowed by ${join(home, "skills", "shared", "SKILL.md")}`]);
     expect(reported).toEqual([]);
     expect(context.summary()).toMatchObject({

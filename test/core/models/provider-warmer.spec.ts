@@ -37,7 +37,7 @@ describe("ProviderWarmer", () => {
     // True only when the warm-up server answered one request and the reply was read to its stop.
     expect(await warmer.warming(api)).toBe(true);
     await registry.resolve("local", "m1");
-    await expect(warmer.warm(model.model, () => Promise.reject(new Error("not called")))).resolves.toBe(false); // once per API
+    await expect(warmer.warm(model, () => Promise.reject(new Error("not called")))).resolves.toBe(false); // once per API
     expect(server.requests).toEqual([]);
     if (api !== "openai-completions") return; // the local server speaks chat completions only
     server.enqueue({ type: "text", chunks: ["hi"] });
