@@ -78,9 +78,9 @@ export class RipgrepMatchRecords {
     return this.held.length < this.perFileLimit || this.flush();
   }
 
-  /** After rg ended by itself: the last file's held records. */
-  finish(): void {
-    this.flush();
+  /** After rg ended by itself: the last file's held records; false once `onMatch` has had enough. */
+  finish(): boolean {
+    return this.flush();
   }
 
   private note(text: string): boolean {

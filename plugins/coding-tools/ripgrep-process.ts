@@ -2,6 +2,17 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
+export interface RipgrepRunOptions {
+  /** rg's working directory, which its `--glob`s are relative to (this process's by default). */
+  cwd?: string;
+  /**
+   * rg's output is read from when this settles, not before: until then what it prints waits in the
+   * pipe, and rg waits once the pipe is full, so a run whose turn has not come costs neither side
+   * more than that.
+   */
+  readFrom?: Promise<void>;
+}
+
 export interface RipgrepExit {
   code: number | null;
   /** The start of what rg wrote to stderr (errors only; warnings are silenced with --no-messages). */
@@ -51,10 +62,10 @@ export class RipgrepProcess {
     return found;
   }
 
-  static run(executable: string, args: string[], signal: AbortSignal, onLine: (line: Buffer) => boolean, recordEnd: RecordEnd = lineEnd): Promise<RipgrepExit> {
+  static run(executable: string, args: string[], signal: AbortSignal, onLine: (line: Buffer) => boolean, recordEnd: RecordEnd = lineEnd, options: RipgrepRunOptions = {}): Promise<RipgrepExit> {
     return new Promise<RipgrepExit>((resolve, reject) => {
       if (signal.aborted) return reject(new Error("The search was interrupted."));
-      const child = spawn(executable, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(executable, args, { stdio: ["ignore", "pipe", "pipe"], detached: true, cwd: options.cwd });
       let stderr = "";
       let pending: Buffer | undefined;
       let stopped = false;
@@ -70,9 +81,11 @@ export class RipgrepProcess {
       const onAbort = (): void => {
         stopped = true;
         kill();
+        // An unread stdout would never end, and the run never close.
+        child.stdout!.resume();
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      child.stdout!.on("data", (chunk: Buffer) => {
+      const read = (chunk: Buffer): void => {
         if (stopped) return;
         let data = pending ? Buffer.concat([pending, chunk]) : chunk;
         pending = undefined;
@@ -107,7 +120,24 @@ export class RipgrepProcess {
         }
         if (start < data.length) pending = Buffer.from(data.subarray(start));
         data = Buffer.alloc(0);
-      });
+      };
+      // Before its turn the output is held: paused, and what Node still hands over kept as it came
+      // (Node resumes a child's unread stdout when the child exits, so an early end flows anyway; it
+      // is then at most what the pipe held). The end waits for the turn too.
+      let early: Buffer[] | undefined = options.readFrom ? [] : undefined;
+      let endedEarly: (() => void) | undefined;
+      child.stdout!.on("data", (chunk: Buffer) => (early ? early.push(chunk) : read(chunk)));
+      if (options.readFrom) {
+        child.stdout!.pause();
+        void options.readFrom.then(() => {
+          const held = early!;
+          early = undefined;
+          // An interrupt may have come after the child ended, when nothing listened for it any more.
+          if (!signal.aborted) for (const chunk of held) read(chunk);
+          child.stdout!.resume();
+          endedEarly?.();
+        });
+      }
       child.stderr!.on("data", (chunk: Buffer) => {
         if (stderr.length < STDERR_KEEP) stderr += chunk.subarray(0, STDERR_KEEP).toString("utf8");
       });
@@ -118,13 +148,17 @@ export class RipgrepProcess {
       child.once("close", (code) => {
         signal.removeEventListener("abort", onAbort);
         if (signal.aborted) return reject(new Error("The search was interrupted."));
-        if (failure) return reject(failure);
-        try {
-          if (!stopped && pending && pending.length > 0) onLine(pending);
-        } catch (error) {
-          return reject(error instanceof Error ? error : new Error(String(error)));
-        }
-        resolve({ code: stopped ? 0 : code, stderr: stderr.slice(0, STDERR_KEEP) });
+        const end = (): void => {
+          if (failure) return reject(failure);
+          try {
+            if (!stopped && pending && pending.length > 0) onLine(pending);
+          } catch (error) {
+            return reject(error instanceof Error ? error : new Error(String(error)));
+          }
+          resolve({ code: stopped ? 0 : code, stderr: stderr.slice(0, STDERR_KEEP) });
+        };
+        if (early) endedEarly = () => (signal.aborted ? reject(new Error("The search was interrupted.")) : end());
+        else end();
       });
     });
   }
