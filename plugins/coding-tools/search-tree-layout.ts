@@ -10,7 +10,7 @@ const MAX_DIRECTORY_READS = 512;
 const READ_BATCH = 16;
 /** Entries a split may name: each is a `--glob` of the other parts' rg. */
 const MAX_UNITS = 128;
-/** A layout older than this is weighed again, after the search that found it stale. */
+/** A layout older than this is weighed again, beside the search that found it stale (which uses the old one). */
 const REFRESH_MS = 10_000;
 /** Roots whose layouts are kept. */
 const MAX_ROOTS = 16;
@@ -39,11 +39,12 @@ export interface SearchPart {
 
 /**
  * How the work of a search is spread over a root's tree: how many files rg would search under each
- * entry, read by a bounded walk that honours the root's ignore files (not nested ones: the weights
- * only balance the parts, they never decide what is searched). Kept per root and weighed again in
- * the background once stale, so no search waits for it; a root seen for the first time is searched
- * as one walk. Only a root that is its own real path is split, so rg's globs (relative to its working
- * directory, the root) name exactly the entries weighed here.
+ * entry, read by a bounded walk that honours the ignore files (directories only: the weights only
+ * balance the parts, they never decide what is searched, which each part's `owns` and rg's own rules
+ * do). Kept per root and weighed again in the background once stale, so no search waits for it; a
+ * root seen for the first time is searched as one walk. Only a root that is its own real path is
+ * split, so rg's globs (relative to its working directory, the root) name the entries weighed here;
+ * were they to miss, a part would walk more, never show more.
  */
 export class SearchTreeLayout {
   private static readonly layouts = new Map<string, { layout: SearchTreeLayout | undefined; at: number; weighing?: Promise<void> }>();
