@@ -26,7 +26,8 @@ describe("docs/interactive.md's captured screen", () => {
         { text: "Created **notes.txt**." },
       ],
     });
-    await zi.waitFor("thinking off");
+    // The footer names the model in the frame where the editor takes focus; "thinking off" is drawn before it, when keys still go nowhere.
+    await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
     zi.submit("make an empty notes.txt");
     const screen = normalize(await zi.waitFor("n deny"));
     const doc = readFileSync(DOC, "utf8");
