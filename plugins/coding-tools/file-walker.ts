@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { sep } from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
 import { comparePaths } from "./search-backend.js";
 
@@ -26,7 +26,8 @@ export class FileWalker {
     return this.walk(root, "", await IgnoreRules.forRoot(root));
   }
 
-  private async walk(directory: string, relativePrefix: string, rules: IgnoreRules): Promise<WalkedFile[]> {
+  /** `rules`: the root's own, or for a subdirectory its parent's (its own files are added once it is read). */
+  private async walk(directory: string, relativePrefix: string, inherited: IgnoreRules): Promise<WalkedFile[]> {
     if (this.signal.aborted) throw new Error("The search was interrupted.");
     let entries: Dirent[];
     try {
@@ -34,18 +35,30 @@ export class FileWalker {
     } catch {
       return [];
     }
+    const rules = relativePrefix === "" ? inherited : await inherited.descend(directory, relativePrefix, entries);
     entries.sort(byName);
-    const parts = await Promise.all(
-      entries.map(async (entry): Promise<WalkedFile[]> => {
-        const absolute = join(directory, entry.name);
-        const relative = relativePrefix === "" ? entry.name : `${relativePrefix}/${entry.name}`;
-        if (entry.isDirectory()) {
-          if (rules.ignores(relative, true)) return [];
-          return this.walk(absolute, relative, await rules.descend(absolute, relative));
-        }
-        return entry.isFile() && !rules.ignores(relative, false) ? [{ absolute, relative }] : [];
-      }),
-    );
-    return parts.flat();
+    // Files are placed at once; only subdirectories wait for their walk (no promise per file).
+    const base = directory.endsWith(sep) ? directory : directory + sep;
+    const files: WalkedFile[] = [];
+    const below: Promise<WalkedFile[]>[] = [];
+    const at: number[] = [];
+    for (const entry of entries) {
+      const relative = relativePrefix === "" ? entry.name : `${relativePrefix}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (rules.ignores(relative, true)) continue;
+        at.push(files.length);
+        below.push(this.walk(base + entry.name, relative, rules));
+      } else if (entry.isFile() && !rules.ignores(relative, false)) files.push({ absolute: base + entry.name, relative });
+    }
+    if (below.length === 0) return files;
+    const walked = await Promise.all(below);
+    const ordered: WalkedFile[] = [];
+    let next = 0;
+    walked.forEach((inner, i) => {
+      while (next < at[i]!) ordered.push(files[next++]!);
+      for (const file of inner) ordered.push(file);
+    });
+    while (next < files.length) ordered.push(files[next++]!);
+    return ordered;
   }
 }

@@ -162,7 +162,7 @@ export class SearchTreeLayout {
           const absolute = join(root, directory.relative);
           try {
             dirents = await AsyncFs.readdir(absolute, { withFileTypes: true });
-            rules = directory.relative === "" ? directory.rules! : await directory.rules!.descend(absolute, directory.relative);
+            rules = directory.relative === "" ? directory.rules! : await directory.rules!.descend(absolute, directory.relative, dirents);
           } catch {
             return; // an unreadable directory weighs nothing, as rg skips it
           }

@@ -15,7 +15,7 @@ import { makeTempDir, run, textOf } from "../../support/tool-test-kit.js";
  */
 const FILES: Record<string, string | Buffer> = {
   ".gitignore": "build/\n*.log\n!keep.log\n/dist\nvendor/**/gen\n",
-  ".ignore": "secret.txt\n",
+  ".ignore": "secret.txt\n*.secret\n",
   ".git/info/exclude": "local-only.txt\n",
   ".git/HEAD": "ref: refs/heads/main\nneedle in git\n",
   ".hidden/tool.ts": "const needle = 1;\n",
@@ -43,8 +43,20 @@ const FILES: Record<string, string | Buffer> = {
   "vendor/lib/index.js": "module.exports = 'needle vendored';\n",
   "vendor/lib/README.md": "needle vendored readme\n",
   "docs/guide.md": "Needle, capitalised\n",
-  "docs/.ignore": "draft.md\n",
+  // A directory holding only some kinds of ignore file: its `.ignore` still outranks the root's.
+  "docs/.ignore": "draft.md\n!open.secret\n",
   "docs/draft.md": "needle draft\n",
+  "docs/open.secret": "needle open\n",
+  "docs/closed/shut.secret": "needle shut\n",
+  "lib/.gitignore": "*.tmp\n!kept.tmp\n",
+  "lib/.rgignore": "kept.tmp\n",
+  "lib/kept.tmp": "needle kept tmp\n",
+  "lib/main.ts": "needle lib\n",
+  // A repository inside the tree: its own info/exclude applies below it.
+  "nested/.git/HEAD": "ref: refs/heads/main\n",
+  "nested/.git/info/exclude": "mine.txt\n",
+  "nested/mine.txt": "needle mine\n",
+  "nested/ours.txt": "needle ours\n",
   "bin/tool.bin": Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x01]),
   "empty.txt": "",
 };
