@@ -58,7 +58,7 @@ export class AgentSessionModule implements SessionModule {
     private readonly context: SessionContext,
     private readonly library: SessionLibrary,
     private readonly tree: SessionTree,
-    private readonly startedUp: () => void,
+    private readonly startedUp: (ended: boolean) => void,
   ) {
     this.sessions = library;
     this.models = session.models;
@@ -137,9 +137,9 @@ export class AgentSessionModule implements SessionModule {
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
     // One session per process: its first prompt is rehearsed (an ACP process's sessions share one warm-up, made at `initialize`).
-    // It takes the tools and the system prompt once `afterReady` has loaded them (or at `dispose`, if it never ran).
-    let startedUp!: () => void;
-    const startup = new Promise<void>((resolve) => (startedUp = resolve));
+    // It takes the tools and the system prompt once `afterReady` has loaded them (`dispose` first: it is dropped).
+    let startedUp!: (ended: boolean) => void;
+    const startup = new Promise<boolean>((resolve) => (startedUp = resolve));
     if (options.mode !== "acp") {
       const rehearsal = {
         cwd,
@@ -209,7 +209,7 @@ export class AgentSessionModule implements SessionModule {
       this.session.sandbox.afterReady();
       await Promise.all([this.extensions.load(), this.context.load()]);
     } finally {
-      this.startedUp();
+      this.startedUp(true);
     }
   }
 
@@ -251,7 +251,7 @@ export class AgentSessionModule implements SessionModule {
   }
 
   async dispose(): Promise<void> {
-    this.startedUp(); // a start-up that never ran holds no rehearsal
+    this.startedUp(false); // a start-up that never ran holds no rehearsal
     await this.session.dispose();
     await this.extensions.dispose();
     this.library.close();

@@ -11,11 +11,11 @@ const COMPLETION = "zi-rehearsal";
 export interface RehearsalOptions {
   cwd: string;
   /**
-   * Settles once the real session's start-up (its plugins, extensions and context files) has ended,
-   * or never will: the tools and the system prompt are taken then. A model is selected, and so
-   * rehearsed, about 20 ms before the plugins bring the coding tools.
+   * True once the real session's start-up (its plugins, extensions and context files) has ended: the
+   * tools and the system prompt are taken then (a model is selected, and so rehearsed, about 20 ms
+   * before the plugins bring the coding tools). False if the session was disposed first: nothing is.
    */
-  startup: Promise<void>;
+  startup: Promise<boolean>;
   /** The real session's tools of the moment: offered as they are, never run (see `unrunnable`). */
   tools(): readonly AgentTool[];
   /** The real session's system prompt, built without the extensions' hooks. */
@@ -36,10 +36,10 @@ const unrunnable = ({ name, description, parameters }: AgentTool): AgentTool => 
  * The provider warm-up's call run as a prompt runs one (ProviderWarmer's WarmUpDriver): one direct
  * prompt to an AgentSession of its own, in memory, with no subscriber, no extension, no hook and no
  * journal file, whose model call is the warm-up's (to Zi's warm-up server, never the provider), with
- * the real session's tools and system prompt as its start-up leaves them. A first prompt otherwise compiled and ran cold Zi's
- * whole first turn (the run loop, the system prompt's build, the streamer and its scrubber, the
- * journal appender, the event bus): about half of what it paid more than a later prompt. Nothing of
- * it is seen outside: the real session's state, journal and events are its own.
+ * the real session's tools and system prompt as its start-up leaves them. A first prompt otherwise
+ * compiled and ran cold Zi's whole first turn (the run loop, the system prompt's build, the streamer
+ * and its scrubber, the journal appender, the event bus): about half of what it paid more than a
+ * later prompt. Nothing of it is seen outside: the real session's state, journal and events are its own.
  */
 export class SessionRehearsal {
   static async run(model: ResolvedModel, start: WarmUpStart, signal: AbortSignal, options: RehearsalOptions): Promise<boolean> {
@@ -70,17 +70,16 @@ export class SessionRehearsal {
     }
   }
 
-  /** Whether `startup` settled (either way) before `signal` aborted: a real call supersedes the wait too. */
-  private static started(startup: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  /** Whether the start-up ended before `signal` aborted: a real call supersedes the wait too. */
+  private static started(startup: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const aborted = (): void => resolve(false);
       signal.addEventListener("abort", aborted, { once: true });
-      const settled = (): void => {
+      void startup.then((ended) => {
         signal.removeEventListener("abort", aborted);
-        resolve(!signal.aborted);
-      };
-      startup.then(settled, settled);
+        resolve(ended && !signal.aborted);
+      });
     });
   }
 }

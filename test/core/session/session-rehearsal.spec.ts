@@ -28,11 +28,13 @@ describe("SessionRehearsal", () => {
   let toolRuns: number;
   let tool: AgentTool;
   /** The real session's start-up, as the rehearsal is given it when it starts (ended unless a test holds it). */
-  let startup: Promise<void>;
+  let startup: Promise<boolean>;
   /** Settles once the warmer has started the rehearsal. */
   let driven: Promise<void>;
   /** What each rehearsal's model call was given: its tools' names and its system prompt. */
   let calls: { tools: string[]; systemPrompt: string | undefined }[];
+  /** Streamed text scrubbers the process's redactor made (a real run's deltas pass through one). */
+  let scrubbers: number;
 
   beforeEach(async () => {
     home = new TempZiHome();
@@ -43,7 +45,7 @@ describe("SessionRehearsal", () => {
     prompted = [];
     toolRuns = 0;
     calls = [];
-    startup = Promise.resolve();
+    startup = Promise.resolve(true);
     let drive!: () => void;
     driven = new Promise((resolve) => (drive = resolve));
     const systemPrompt = (tools: readonly AgentTool[]) => {
@@ -56,9 +58,13 @@ describe("SessionRehearsal", () => {
         calls.push({ tools: (context.tools ?? []).map((tool) => tool.name), systemPrompt: context.systemPrompt });
         return start(context, callSignal);
       };
-      return SessionRehearsal.run(model, recorded, signal, { cwd: home.project, startup, tools: () => session.toolList(), systemPrompt });
+      return SessionRehearsal.run(model, recorded, signal, { cwd: home.project, startup, tools: () => session.toolList(), systemPrompt, redactor: registry.redactor });
     });
     registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
+    scrubbers = 0;
+    const { redactor } = registry;
+    const scrubber = redactor.stream.bind(redactor);
+    redactor.stream = () => (scrubbers++, scrubber());
     journal = SessionJournal.inMemory("real", home.project);
     tool = {
       name: "probe",
@@ -94,6 +100,7 @@ describe("SessionRehearsal", () => {
     expect(prompted).toEqual([["probe"]]); // the real session's tools, offered, never run
     expect(calls).toEqual([{ tools: ["probe"], systemPrompt: "the real session's prompt, for probe" }]);
     expect(toolRuns).toBe(0);
+    expect(scrubbers).toBe(1); // its reply's text, scrubbed as a real run's
 
     server.enqueue({ type: "text", chunks: ["hi"] });
     await session.prompt({ delivery: "direct", text: "hello", completionId: "c1" });
@@ -119,13 +126,13 @@ describe("SessionRehearsal", () => {
 
   it("takes the tools and the system prompt once the real session's start-up has ended", async () => {
     // As in a process: the model is selected (and the rehearsal started) before the plugins bring the tools.
-    let release!: () => void;
+    let release!: (ended: boolean) => void;
     startup = new Promise((resolve) => (release = resolve));
     session.setTools([]);
     await session.models.select("local", "m1");
     await driven;
     session.setTools([tool]);
-    release();
+    release(true);
     expect(await warmer.warming("openai-completions")).toBe(true);
     expect(prompted).toEqual([["probe"]]);
     expect(calls).toEqual([{ tools: ["probe"], systemPrompt: "the real session's prompt, for probe" }]);
@@ -143,5 +150,13 @@ describe("SessionRehearsal", () => {
     expect(await warmer.warming("openai-completions")).toBe(false);
     expect(calls).toEqual([]);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("rehearses nothing for a session disposed before its start-up ended", async () => {
+    startup = Promise.resolve(false);
+    await session.models.select("local", "m1");
+    expect(await warmer.warming("openai-completions")).toBe(false);
+    expect(calls).toEqual([]);
+    expect(prompted).toEqual([]);
   });
 });
