@@ -58,6 +58,7 @@ export class AgentSessionModule implements SessionModule {
     private readonly context: SessionContext,
     private readonly library: SessionLibrary,
     private readonly tree: SessionTree,
+    private readonly startedUp: (ended: boolean) => void,
   ) {
     this.sessions = library;
     this.models = session.models;
@@ -136,8 +137,17 @@ export class AgentSessionModule implements SessionModule {
       checkpoints: new FileCheckpoints(checkpoints, cwd),
     });
     // One session per process: its first prompt is rehearsed (an ACP process's sessions share one warm-up, made at `initialize`).
+    // It takes the tools and the system prompt once `afterReady` has loaded them (`dispose` first: it is dropped).
+    let startedUp!: (ended: boolean) => void;
+    const startup = new Promise<boolean>((resolve) => (startedUp = resolve));
     if (options.mode !== "acp") {
-      const rehearsal = { cwd, tools: () => session.toolList(), systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false) };
+      const rehearsal = {
+        cwd,
+        startup,
+        tools: () => session.toolList(),
+        systemPrompt: (tools: readonly AgentTool[]) => context.render(tools, false),
+        redactor: registry.redactor,
+      };
       ProviderWarmer.process.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, rehearsal));
     }
     const catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
@@ -180,7 +190,7 @@ export class AgentSessionModule implements SessionModule {
     // A resumed session states its model and thinking level in `ready`, or says `unselected` and then
     // refuses prompts exactly as a fresh session does: a model that resolves later would make `ready` lie.
     await session.ensureModelRestored();
-    return new AgentSessionModule(session, extensions, registry, settings, context, library, tree);
+    return new AgentSessionModule(session, extensions, registry, settings, context, library, tree, startedUp);
   }
 
   private static openJournal(options: ZiOptions, paths: ZiPaths, cwd: string, redact: (jsonLine: string) => string): SessionJournal {
@@ -195,8 +205,12 @@ export class AgentSessionModule implements SessionModule {
    * Once `ready` is out: load the plugins (the coding tools among them) and extension files before the first request is admitted.
    */
   async afterReady(): Promise<void> {
-    this.session.sandbox.afterReady();
-    await Promise.all([this.extensions.load(), this.context.load()]);
+    try {
+      this.session.sandbox.afterReady();
+      await Promise.all([this.extensions.load(), this.context.load()]);
+    } finally {
+      this.startedUp(true);
+    }
   }
 
   /** The system prompt a run started now would send (`zi prompt`); call after `afterReady`. */
@@ -237,6 +251,7 @@ export class AgentSessionModule implements SessionModule {
   }
 
   async dispose(): Promise<void> {
+    this.startedUp(false); // a start-up that never ran holds no rehearsal
     await this.session.dispose();
     await this.extensions.dispose();
     this.library.close();

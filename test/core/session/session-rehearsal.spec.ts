@@ -26,6 +26,15 @@ describe("SessionRehearsal", () => {
   /** The tools each rehearsal's system prompt was built for, and the calls of the real tool. */
   let prompted: string[][];
   let toolRuns: number;
+  let tool: AgentTool;
+  /** The real session's start-up, as the rehearsal is given it when it starts (ended unless a test holds it). */
+  let startup: Promise<boolean>;
+  /** Settles once the warmer has started the rehearsal. */
+  let driven: Promise<void>;
+  /** What each rehearsal's model call was given: its tools' names and its system prompt. */
+  let calls: { tools: string[]; systemPrompt: string | undefined }[];
+  /** Streamed text scrubbers the process's redactor made (a real run's deltas pass through one). */
+  let scrubbers: number;
 
   beforeEach(async () => {
     home = new TempZiHome();
@@ -35,14 +44,29 @@ describe("SessionRehearsal", () => {
     warmer = new ProviderWarmer();
     prompted = [];
     toolRuns = 0;
+    calls = [];
+    startup = Promise.resolve(true);
+    let drive!: () => void;
+    driven = new Promise((resolve) => (drive = resolve));
     const systemPrompt = (tools: readonly AgentTool[]) => {
       prompted.push(tools.map((tool) => tool.name));
-      return Promise.resolve("the real session's prompt");
+      return Promise.resolve(`the real session's prompt, for ${tools.map((tool) => tool.name).join(", ")}`);
     };
-    warmer.driveWith((model, start, signal) => SessionRehearsal.run(model, start, signal, { cwd: home.project, tools: () => session.toolList(), systemPrompt }));
+    warmer.driveWith((model, start, signal) => {
+      drive();
+      const recorded: typeof start = (context, callSignal) => {
+        calls.push({ tools: (context.tools ?? []).map((tool) => tool.name), systemPrompt: context.systemPrompt });
+        return start(context, callSignal);
+      };
+      return SessionRehearsal.run(model, recorded, signal, { cwd: home.project, startup, tools: () => session.toolList(), systemPrompt, redactor: registry.redactor });
+    });
     registry = new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new PiAiLoader(), warmer });
+    scrubbers = 0;
+    const { redactor } = registry;
+    const scrubber = redactor.stream.bind(redactor);
+    redactor.stream = () => (scrubbers++, scrubber());
     journal = SessionJournal.inMemory("real", home.project);
-    const tool: AgentTool = {
+    tool = {
       name: "probe",
       description: "counts its runs",
       parameters: { type: "object", properties: {} },
@@ -74,7 +98,9 @@ describe("SessionRehearsal", () => {
     expect([...journal.entries()].length).toBe(entries);
     expect(session.getState().activity).toEqual({ type: "idle" });
     expect(prompted).toEqual([["probe"]]); // the real session's tools, offered, never run
+    expect(calls).toEqual([{ tools: ["probe"], systemPrompt: "the real session's prompt, for probe" }]);
     expect(toolRuns).toBe(0);
+    expect(scrubbers).toBe(1); // its reply's text, scrubbed as a real run's
 
     server.enqueue({ type: "text", chunks: ["hi"] });
     await session.prompt({ delivery: "direct", text: "hello", completionId: "c1" });
@@ -96,5 +122,41 @@ describe("SessionRehearsal", () => {
     expect(await warmer.warming("openai-completions")).toBe(false);
     expect("completion" in idle && idle.completion?.text).toBe("hi");
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("takes the tools and the system prompt once the real session's start-up has ended", async () => {
+    // As in a process: the model is selected (and the rehearsal started) before the plugins bring the tools.
+    let release!: (ended: boolean) => void;
+    startup = new Promise((resolve) => (release = resolve));
+    session.setTools([]);
+    await session.models.select("local", "m1");
+    await driven;
+    session.setTools([tool]);
+    release(true);
+    expect(await warmer.warming("openai-completions")).toBe(true);
+    expect(prompted).toEqual([["probe"]]);
+    expect(calls).toEqual([{ tools: ["probe"], systemPrompt: "the real session's prompt, for probe" }]);
+    expect(server.requests).toEqual([]);
+  });
+
+  it("waiting for a start-up that never ends, is dropped by a real prompt of its API", async () => {
+    startup = new Promise(() => undefined);
+    await session.models.select("local", "m1");
+    await driven;
+    server.enqueue({ type: "text", chunks: ["hi"] });
+    await session.prompt({ delivery: "direct", text: "hello", completionId: "c1" });
+    const idle = await session.awaitIdle("c1", new AbortController().signal);
+    expect("completion" in idle && idle.completion?.text).toBe("hi");
+    expect(await warmer.warming("openai-completions")).toBe(false);
+    expect(calls).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("rehearses nothing for a session disposed before its start-up ended", async () => {
+    startup = Promise.resolve(false);
+    await session.models.select("local", "m1");
+    expect(await warmer.warming("openai-completions")).toBe(false);
+    expect(calls).toEqual([]);
+    expect(prompted).toEqual([]);
   });
 });
