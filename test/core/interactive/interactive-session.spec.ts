@@ -22,18 +22,19 @@ const nowhere: Terminal = {
   setProgress: () => undefined,
 };
 
+const IDLE = { model: { type: "selected", provider: "faux", id: "echo" }, thinkingLevel: "off", activity: { type: "idle" } };
+
 /** Protocol answers for an idle session on faux/echo; every call recorded in order. */
 class FakeClient implements SessionClient {
   readonly calls: { method: string; params?: any }[] = [];
-  readonly ready = Promise.resolve({ state: FakeClient.state, limits: undefined });
-  static readonly state = { model: { type: "selected", provider: "faux", id: "echo" }, thinkingLevel: "off", activity: { type: "idle" } };
+  readonly ready = Promise.resolve({ state: IDLE, limits: undefined });
 
   constructor(private readonly commands: string[] = []) {}
 
   async call<T>(method: string, params?: object): Promise<T> {
     this.calls.push({ method, params });
     const answers: Record<string, unknown> = {
-      "session.get_state": FakeClient.state,
+      "session.get_state": IDLE,
       "command.list": { commands: this.commands.map((name) => ({ name })) },
       "command.invoke": { message: "invoked" },
       "mcp.list": { servers: [] },
