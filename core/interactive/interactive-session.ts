@@ -103,7 +103,7 @@ export class InteractiveSession {
     if (!this.over) this.backlog = undefined;
   }
 
-  /** What this session did not send of the type-ahead because one of its inputs ended it (`/new`). */
+  /** What this session did not send because it ended first (a typed-ahead `/new`), and the editor's text. */
   typeAhead(): TypeAhead {
     return { draft: this.editor.getText(), unsent: this.backlog ?? [] };
   }
@@ -125,7 +125,8 @@ export class InteractiveSession {
   }
 
   private accept(input: Unsent): void {
-    if (this.backlog) this.backlog.push(input);
+    // Once the session has ended, what is sent is the next session's (typeAhead).
+    if (this.backlog || this.over) (this.backlog ??= []).push(input);
     else void this.deliver(input);
   }
 

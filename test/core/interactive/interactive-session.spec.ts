@@ -128,4 +128,16 @@ describe("InteractiveSession's type-ahead", () => {
     expect(second.sent()).toEqual(["direct:hello"]);
     next.dispose();
   });
+
+  it("sends nothing more once the session has ended: an Enter after that is the next session's", async () => {
+    const client = new FakeClient();
+    const session = view(client);
+    await session.start(undefined);
+    session.end({ type: "new" });
+    type(session, "late\r");
+    await settle();
+    expect(client.sent()).toEqual([]);
+    expect(session.typeAhead().unsent).toEqual([{ text: "late", followUp: false }]);
+    session.dispose();
+  });
 });
