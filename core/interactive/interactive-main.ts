@@ -10,7 +10,7 @@ import { protocolTerminal } from "../kernel/stdout-guard.js";
 import { SHUTDOWN_BOUNDS, within, type ProcessShell } from "../shell/process-shell.js";
 import { codeHighlighter, selectListTheme, style } from "./ansi-style.js";
 import { InProcessClient } from "./in-process-client.js";
-import { InteractiveSession } from "./interactive-session.js";
+import { InteractiveSession, type TypeAhead } from "./interactive-session.js";
 import { latestSessionFile } from "./latest-session.js";
 import { replayTranscript } from "./transcript-replay.js";
 import { ScreenTerminal } from "./screen-terminal.js";
@@ -31,6 +31,7 @@ export type InteractiveShell = Pick<ProcessShell, "onShutdown" | "adopt"> & { re
  */
 export class InteractiveMain {
   private readonly tui: TUI;
+  private readonly terminal: ScreenTerminal;
   private readonly header = new Text("", 1, 0);
   /** The one place sessions are listed (session.list's catalog): --continue, --resume and /resume read it. */
   private readonly catalog: SessionCatalog;
@@ -38,6 +39,8 @@ export class InteractiveMain {
   private carried: { model?: { provider: string; id: string }; thinking?: ThinkingLevel } = {};
   /** The session on screen, where stderr lines go. */
   private current: InteractiveSession | undefined;
+  /** What the last session was typed ahead and did not send (it ended on `/new` typed before): the next one's. */
+  private typeAhead: TypeAhead | undefined;
 
   constructor(
     private readonly options: ZiOptions,
@@ -50,7 +53,8 @@ export class InteractiveMain {
     const screen = protocolTerminal();
     if (!screen) throw new Error("the interactive mode needs a terminal on stdout");
     // The screen is scrubbed of known secrets as RPC frames are.
-    this.tui = new TUI(new ScreenTerminal(screen, (text) => shell.redactor.redact(text)));
+    this.terminal = new ScreenTerminal(screen, (text) => shell.redactor.redact(text));
+    this.tui = new TUI(this.terminal);
     const paths = new ZiPaths({ env: process.env, cwd: process.cwd() });
     this.catalog = new SessionCatalog(paths.sessionsDir, paths.sessionIndexFile);
   }
@@ -61,6 +65,8 @@ export class InteractiveMain {
     if (this.options.pick === "continue") sessionFile = await this.latest(cwd);
     this.header.setText(`${style.bold("zi")} ${style.gray(this.version.replace(/^zi /, ""))}  ${style.gray("/help for commands, Ctrl+C twice to exit")}`);
     this.tui.addChild(this.header);
+    // Type-ahead: what is typed before an editor or a list is on screen waits for it (ScreenTerminal).
+    this.terminal.holdKeys();
     this.tui.start();
     codeHighlighter.load();
     let signalCode: number | undefined;
@@ -108,11 +114,16 @@ export class InteractiveMain {
     const forget = this.shell.adopt(module);
     const client = new InProcessClient(module, this.loadFamilies, (message) => this.log(message));
     const view = new InteractiveSession(this.tui, client, process.cwd());
+    if (this.typeAhead) view.carry(this.typeAhead);
     this.current = view;
     onStop((end) => view.end(end));
     const screen = new Container();
     for (const component of view.components) screen.addChild(component);
     this.tui.addChild(screen);
+    // The editor takes keys from now on, the held ones first; what is sent waits for view.start.
+    this.tui.setFocus(view.editor);
+    this.terminal.releaseKeys();
+    this.tui.requestRender();
     let end: SessionEnd = { type: "exit" };
     try {
       await client.ready;
@@ -128,6 +139,9 @@ export class InteractiveMain {
       if (state?.model?.type === "selected") this.carried = { model: { provider: state.model.provider, id: state.model.id }, thinking: state.thinkingLevel };
       return end;
     } finally {
+      // Keys typed from here on are the next session's (or the picker's).
+      this.terminal.holdKeys();
+      this.typeAhead = view.typeAhead();
       view.dispose();
       this.current = undefined;
       // On exit the transcript stays on the terminal, as a shell's output does; a new session starts clean.
@@ -161,11 +175,14 @@ export class InteractiveMain {
     this.tui.addChild(title);
     this.tui.addChild(list);
     this.tui.setFocus(list);
-    this.tui.requestRender();
-    const path = await new Promise<string | undefined>((resolve) => {
-      list.onSelect = (item) => resolve(item.value);
-      list.onCancel = () => resolve(undefined);
+    // The keys after the one that picks are the session's: held again at once (the held ones are handed on synchronously).
+    const picked = new Promise<string | undefined>((resolve) => {
+      list.onSelect = (item) => (this.terminal.holdKeys(), resolve(item.value));
+      list.onCancel = () => (this.terminal.holdKeys(), resolve(undefined));
     });
+    this.terminal.releaseKeys();
+    this.tui.requestRender();
+    const path = await picked;
     this.tui.removeChild(title);
     this.tui.removeChild(list);
     return path;

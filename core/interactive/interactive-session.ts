@@ -15,6 +15,18 @@ const NO_MODEL = "no model";
 /** How long a second Ctrl+C on an empty editor has to come to exit. */
 const DOUBLE_PRESS_MS = 1500;
 
+/** An Enter (or, with `followUp`, an Alt+Enter) of text the session has not taken yet. */
+export interface Unsent {
+  text: string;
+  followUp: boolean;
+}
+
+/** Type-ahead a session ended before sending: the editor's text and what was sent from it. */
+export interface TypeAhead {
+  draft: string;
+  unsent: Unsent[];
+}
+
 /**
  * One session on screen: the transcript, the editor (or a permission prompt in its place) and the
  * footer, driven by the session's events and acting only through protocol methods. Resolves `ended`
@@ -35,6 +47,12 @@ export class InteractiveSession {
   private unsubscribe: (() => void) | undefined;
   /** The transcript redrawn after a leaf move or a session switch, one after another. */
   private reloading: Promise<void> = Promise.resolve();
+  /**
+   * What is sent before start() has the session ready (its state applied, --model chosen, the first
+   * prompt sent), kept in the order typed; undefined once start() has sent it all.
+   */
+  private backlog: Unsent[] | undefined = [];
+  private over = false;
 
   constructor(
     readonly tui: TUI,
@@ -45,11 +63,11 @@ export class InteractiveSession {
     this.footer = new FooterView(cwd);
     this.editor = new PromptEditor(tui, editorTheme, { paddingX: 1 });
     this.slash = new SlashCommands(this);
-    this.editor.onSubmit = (text) => void this.submit(text);
+    this.editor.onSubmit = (text) => this.accept({ text, followUp: false });
     this.editor.keys = {
       escape: () => this.interrupt(),
       interruptKey: () => this.ctrlC(),
-      followUp: (text) => void this.send(text, this.activity === "idle" ? "direct" : "follow_up"),
+      followUp: (text) => this.accept({ text, followUp: true }),
       endOfInput: () => this.end({ type: "exit" }),
       toggleThinking: () => (this.chat.toggleThinking(), this.tui.requestRender()),
     };
@@ -61,18 +79,33 @@ export class InteractiveSession {
     return [this.chat, this.bottom, this.footer];
   }
 
+  /** The type-ahead of the session before, ended by one of its own inputs: in the editor, and sent once this one is ready. */
+  carry(typeAhead: TypeAhead): void {
+    this.editor.setText(typeAhead.draft);
+    this.backlog?.unshift(...typeAhead.unsent);
+  }
+
+  /** Called once the session is ready for input (the model chosen); the editor may have taken keys before. */
   async start(firstPrompt: string | undefined): Promise<void> {
     this.unsubscribe = this.client.onEvent((event) => this.onEvent(event));
     const { state } = await this.client.ready;
     this.applyState(state);
-    this.tui.setFocus(this.editor);
     this.tui.requestRender();
+    // The extensions' commands too: a typed-ahead `/name` is run, not taken for an unknown command.
     const commands = await this.slash.completions();
     this.editor.setAutocompleteProvider(new FileMentionProvider(new CombinedAutocompleteProvider(commands, this.cwd), this.cwd));
     await this.refreshState();
     if (this.footer.state.model === NO_MODEL) await this.slash.noModelNotice();
     await this.refreshUsage();
+    // The command line's prompt was typed first, then what the person typed while Zi started.
     if (firstPrompt !== undefined && firstPrompt.trim() !== "") await this.submit(firstPrompt);
+    while (this.backlog && this.backlog.length > 0 && !this.over) await this.deliver(this.backlog.shift()!);
+    if (!this.over) this.backlog = undefined;
+  }
+
+  /** What this session did not send because it ended first (a typed-ahead `/new`), and the editor's text. */
+  typeAhead(): TypeAhead {
+    return { draft: this.editor.getText(), unsent: this.backlog ?? [] };
   }
 
   dispose(): void {
@@ -81,6 +114,7 @@ export class InteractiveSession {
   }
 
   end(end: SessionEnd): void {
+    this.over = true;
     this.finish(end);
   }
 
@@ -88,6 +122,16 @@ export class InteractiveSession {
   say(text: string): void {
     this.chat.notice(text);
     this.tui.requestRender();
+  }
+
+  private accept(input: Unsent): void {
+    // Once the session has ended, what is sent is the next session's (typeAhead).
+    if (this.backlog || this.over) (this.backlog ??= []).push(input);
+    else void this.deliver(input);
+  }
+
+  private deliver({ text, followUp }: Unsent): Promise<void> {
+    return followUp ? this.send(text, this.activity === "idle" ? "direct" : "follow_up") : this.submit(text);
   }
 
   async submit(raw: string): Promise<void> {

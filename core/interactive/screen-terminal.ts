@@ -12,6 +12,8 @@ const KITTY_QUERY_MS = 150;
  * descriptor) instead, and its size is read from there, so nothing else can reach the screen.
  * Keys: bracketed paste, and the kitty keyboard protocol where the terminal answers (else xterm's
  * modifyOtherKeys, which tmux forwards), so that Shift+Enter and Alt+Enter are told apart from Enter.
+ * Type-ahead: keys typed before Zi read the terminal are read first, and keys are held while nothing
+ * on screen takes them (holdKeys), then handed on in the order typed (releaseKeys).
  */
 export class ScreenTerminal implements Terminal {
   private kitty = false;
@@ -19,8 +21,11 @@ export class ScreenTerminal implements Terminal {
   private buffer: StdinBuffer | undefined;
   private wasRaw = false;
   private onData: ((data: string) => void) | undefined;
+  private onInput: ((data: string) => void) | undefined;
   private onWinch: (() => void) | undefined;
   private queryTimer: NodeJS.Timeout | undefined;
+  /** Keys read while held, waiting for releaseKeys; undefined while they go straight on. */
+  private held: string[] | undefined;
 
   constructor(
     private readonly output: TtyOutput,
@@ -36,6 +41,7 @@ export class ScreenTerminal implements Terminal {
     this.wasRaw = this.input.isRaw ?? false;
     this.input.setRawMode?.(true);
     this.input.setEncoding("utf8");
+    this.onInput = onInput;
     this.buffer = new StdinBuffer({ timeout: 10 });
     this.buffer.on("data", (sequence) => {
       if (!this.kitty && KITTY_ANSWER.test(sequence)) {
@@ -44,10 +50,15 @@ export class ScreenTerminal implements Terminal {
         this.write("\x1b[>7u");
         return;
       }
-      onInput(sequence);
+      this.deliver(sequence);
     });
-    this.buffer.on("paste", (content) => onInput(`\x1b[200~${content}\x1b[201~`));
-    this.onData = (data) => this.buffer?.process(data);
+    this.buffer.on("paste", (content) => this.deliver(`\x1b[200~${content}\x1b[201~`));
+    // What was typed before raw mode waits in the kernel's line discipline, which keeps it across the
+    // switch but has already turned each Enter into \n (ICRNL), the editor's Ctrl+J (a new line). It is
+    // read in the first poll after reading starts (next tick), so before the second check phase.
+    let cooked = !this.wasRaw;
+    setImmediate(() => setImmediate(() => (cooked = false)));
+    this.onData = (data) => this.buffer?.process(cooked ? data.replace(/\n/g, "\r") : data);
     this.input.on("data", this.onData);
     this.input.resume();
     // Node refreshes the size of process.stdout and process.stderr on SIGWINCH, not of a stream of
@@ -57,12 +68,37 @@ export class ScreenTerminal implements Terminal {
       onResize();
     };
     process.on("SIGWINCH", this.onWinch);
+    // The kernel echoed those keys where the cursor was; pi-tui's first frame takes the cursor for the
+    // start of a clean line (a frame begun mid-line wraps and every later frame is off by a row).
+    if (!this.wasRaw) this.write("\r\x1b[K");
     this.write("\x1b[?2004h\x1b[?u");
     this.queryTimer = setTimeout(() => {
       if (this.kitty) return;
       this.otherKeys = true;
       this.write("\x1b[>4;2m");
     }, KITTY_QUERY_MS);
+  }
+
+  /** Keys wait here from now on, until releaseKeys: nothing on screen takes them yet. */
+  holdKeys(): void {
+    this.held ??= [];
+  }
+
+  /** The keys held, handed on in the order typed; later keys go straight on. */
+  releaseKeys(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (let next = held.shift(); next !== undefined; next = held.shift()) {
+      this.onInput?.(next);
+      // A key handed on may hold the keys again (Enter picking a session): the rest wait again, first.
+      const again = this.held as string[] | undefined;
+      if (again) return void again.unshift(...held);
+    }
+  }
+
+  private deliver(sequence: string): void {
+    if (this.held) this.held.push(sequence);
+    else this.onInput?.(sequence);
   }
 
   async drainInput(maxMs = 1000, idleMs = 50): Promise<void> {
@@ -85,6 +121,7 @@ export class ScreenTerminal implements Terminal {
     if (this.onData) this.input.off("data", this.onData);
     if (this.onWinch) process.off("SIGWINCH", this.onWinch);
     this.buffer?.destroy();
+    this.held = this.onInput = undefined;
     this.input.pause();
     this.input.setRawMode?.(this.wasRaw);
   }

@@ -26,7 +26,7 @@ describe("docs/interactive.md's captured screen", () => {
         { text: "Created **notes.txt**." },
       ],
     });
-    // The footer names the model in the frame where the editor takes focus; "thinking off" is drawn before it, when keys still go nowhere.
+    // The footer names the model once the session is ready; typing before it would work too (type-ahead), this keeps the run like a person's.
     await zi.waitFor(TmuxZi.footerNames("faux/scripted"));
     zi.submit("make an empty notes.txt");
     const screen = normalize(await zi.waitFor("n deny"));

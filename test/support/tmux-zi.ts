@@ -19,6 +19,8 @@ export interface TmuxZiOptions {
   fauxScript?: object[];
   width?: number;
   height?: number;
+  /** More environment for zi (its environment is otherwise only PATH, ZI_HOME, HOME and TERM). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -51,7 +53,8 @@ export class TmuxZi {
     }
     const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
     // A clean environment: no provider key of the test runner's reaches zi.
-    const env = [`PATH=${process.env.PATH ?? ""}`, `ZI_HOME=${this.home}`, `HOME=${this.dir}`, "TERM=xterm-256color"].map(quote).join(" ");
+    const extra = Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`);
+    const env = [`PATH=${process.env.PATH ?? ""}`, `ZI_HOME=${this.home}`, `HOME=${this.dir}`, "TERM=xterm-256color", ...extra].map(quote).join(" ");
     const command = `env -i ${env} ${quote(process.execPath)} ${quote(ZI_BIN)} ${args.map(quote).join(" ")}; echo $? > ${quote(this.statusFile)}; sleep 3600`;
     execFileSync("tmux", ["-L", this.socket, "-f", "/dev/null", "new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 30), "-c", this.cwd, command]);
     TmuxZi.live.add(this);
