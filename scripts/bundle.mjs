@@ -12,13 +12,13 @@
 // `groups` below.
 import { build } from "esbuild";
 import { rollup } from "rollup";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
-import { piAiLightPlugin } from "./pi-ai-light.mjs";
+import { PROVIDER_TEXTS_FILE, piAiLightPlugin, piAiProviderTexts } from "./pi-ai-light.mjs";
 import { builtinDynamicImportsPlugin } from "./builtin-dynamic-imports.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -242,6 +242,10 @@ const { output } = await rolled.write({
   manualChunks: (id) => group.get(id) ?? basename(id, ".js"),
   hoistTransitiveImports: false,
 });
+// pi-ai's catalogue texts, beside the chunk that reads them (scripts/pi-ai-light.mjs).
+const readers = output.filter((file) => file.type === "chunk" && file.code.includes(`"./${PROVIDER_TEXTS_FILE}"`));
+if (readers.length !== 1 || !readers[0].fileName.startsWith("chunks/")) throw new Error(`bundle: ${PROVIDER_TEXTS_FILE} must be read by one chunk in dist/bin/chunks; update scripts/bundle.mjs`);
+writeFileSync(`${root}dist/bin/chunks/${PROVIDER_TEXTS_FILE}`, piAiProviderTexts());
 const total = output.reduce((sum, file) => sum + (file.type === "chunk" ? Buffer.byteLength(file.code) : 0), 0);
 const first = output.find((file) => file.type === "chunk" && file.isEntry);
 process.stderr.write(`bundle: ${output.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin; the entry imports ${first.imports.filter((name) => !name.startsWith("node:") && name.startsWith("chunks/")).length} of them\n`);
