@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import type { Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import { CODING_TOOL_LIMITS } from "./coding-tools-limits.js";
 import { grepRegExp } from "./search-backend.js";
 import { type SearchBatch, type SearchBatchResult, type SearchSpec, type SearchWorkerData, searchWorkerSource } from "./search-worker-main.js";
@@ -142,12 +142,7 @@ export class SearchWorkerPool {
     this.source ??= searchWorkerSource(decodeSearchable, grepRegExp);
     const heartbeat = new SharedArrayBuffer(4);
     const workerData: SearchWorkerData = { maxScanFileBytes: CODING_TOOL_LIMITS.maxScanFileBytes, heartbeat };
-    // node:worker_threads is read at the first spawn, not when the coding tools load (in the start-up
-    // before a first prompt): its modules cost ~0.8 ms of CPU on Node 26, and 1.8-2.3 ms once RPC mode
-    // has set V8's --optimize-for-size, which Node's built-in code cache was not made with
-    // (docs/performance.md). Most sessions never search without ripgrep.
-    const { Worker: WorkerThread } = process.getBuiltinModule("node:worker_threads");
-    const worker = new WorkerThread(this.source, { eval: true, workerData, stdout: false, stderr: false });
+    const worker = new Worker(this.source, { eval: true, workerData, stdout: false, stderr: false });
     const pooled: PooledWorker = { worker, heartbeat: new Int32Array(heartbeat), lastBeat: 0, stillSince: 0 };
     worker.on("message", (result: SearchBatchResult) => pooled.onResult?.(result));
     worker.on("error", (error: Error) => {
