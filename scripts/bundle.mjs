@@ -146,7 +146,8 @@ const closure = (roots) => {
 // - `polyfill`: `reflect-metadata`, a file of its own that `session` imports statically: it is awaited
 //   before any of them loads (bin/zi-cli.ts), and so runs before tsyringe whatever the grouping.
 // - `catalogue`: the part of pi-ai the first `model.select` loads (core/models/pi-ai-light.ts: the
-//   model catalogue, event streams, the faux messages; scripts/pi-ai-light.mjs).
+//   model catalogue, event streams, the faux messages; scripts/pi-ai-light.mjs), its providers' models
+//   as JSON text in `pi-ai-models.jsonl` beside it, read at the first lookup of one of them.
 // - `models`: the rest of pi-ai (its index, its providers' registration, its schema library, typebox),
 //   which a provider's first call or warm-up loads (core/models/pi-ai-loader.ts); only pi-ai's own
 //   providers share its files, and they load after it.

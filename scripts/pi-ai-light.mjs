@@ -16,8 +16,9 @@
 // The texts (~290 KB) are not in the catalogue's chunk: `scripts/bundle.mjs` writes them beside it as
 // `pi-ai-models.jsonl`, a provider's JSON text per line, read once, synchronously, by the first lookup
 // of one of pi-ai's providers. A faux or models.json `model.select` never reads it; in the chunk, the
-// texts cost every first `model.select` ~13 million instructions of ~230 on Node 26 (reading, decoding
-// and deserializing them from the compile cache; docs/performance.md).
+// texts cost every first `model.select` their reading, decoding and deserializing from the compile
+// cache (Node 26: 5-13 million instructions of ~220; Node 20, without a compile cache, their parsing;
+// docs/performance.md).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
