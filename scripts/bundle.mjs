@@ -12,13 +12,13 @@
 // `groups` below.
 import { build } from "esbuild";
 import { rollup } from "rollup";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { lazyZodSchemasPlugin } from "./lazy-zod-schemas.mjs";
 import { linearSseChunksPlugin } from "./linear-sse-chunks.mjs";
-import { piAiLightPlugin } from "./pi-ai-light.mjs";
+import { PROVIDER_TEXTS_FILE, piAiLightPlugin, piAiProviderTexts } from "./pi-ai-light.mjs";
 import { builtinDynamicImportsPlugin } from "./builtin-dynamic-imports.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -146,11 +146,12 @@ const closure = (roots) => {
 // - `polyfill`: `reflect-metadata`, a file of its own that `session` imports statically: it is awaited
 //   before any of them loads (bin/zi-cli.ts), and so runs before tsyringe whatever the grouping.
 // - `catalogue`: the part of pi-ai the first `model.select` loads (core/models/pi-ai-light.ts: the
-//   model catalogue, event streams, the faux messages; scripts/pi-ai-light.mjs).
+//   model catalogue, event streams, the faux messages; scripts/pi-ai-light.mjs), its providers' models
+//   as JSON text in `pi-ai-models.jsonl` beside it, read at the first lookup of one of them.
 // - `models`: the rest of pi-ai (its index, its providers' registration, its schema library, typebox),
 //   which a provider's first call or warm-up loads (core/models/pi-ai-loader.ts); only pi-ai's own
 //   providers share its files, and they load after it.
-// - `methods`, `model` and `params`: the method classes, imported on their first request (below).
+// - `state`, `methods`, `model` and `params`: the method classes, imported on their first request (below).
 // Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
@@ -178,26 +179,30 @@ const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !earl
 // wiring in process, load both. Sixty files loaded one by one cost ~35 ms of CPU more than the same code
 // in the one session chunk (`zi schema`, which loads them all, docs/performance.md). The `model`
 // family's classes with DTOs are a third file, `model`: `model.select` is a client's first real act,
-// and with every DTO loaded before its answer it cost ~30 ms of CPU more on Node 20.
+// and with every DTO loaded before its answer it cost ~30 ms of CPU more on Node 20. `session.get_state`,
+// a client's usual first request, is a fourth, `state`: the ten other params-less classes' bodies
+// (their decorators, their result schemas) ran before its answer, ~8 million instructions of ~200 on
+// Node 26 (docs/performance.md).
 const METHOD_CLASS = /^dist\/(?:methods|plugins)\/.*\.method\.js$/;
 const PARAMS_DTO = /\.params\.js$/;
 const grouped0 = new Set([...core, ...polyfill, ...session, ...catalogue, ...models]);
 const MODEL_FAMILY = /^dist\/methods\/model\//;
-const methodGroups = { methods: new Set(), model: new Set(), params: new Set() };
+const STATE_METHOD = "dist/methods/session/get-state.method.js";
+const methodGroups = { state: new Set(), methods: new Set(), model: new Set(), params: new Set() };
 for (const [entryPoint, path] of dynamicEntries) {
   if (!METHOD_CLASS.test(entryPoint)) continue;
   const files = [...closure([path])].filter((file) => !grouped0.has(file));
   const takesParams = files.some((file) => Object.keys(outputs[file].inputs).some((input) => PARAMS_DTO.test(input)));
-  for (const file of files) methodGroups[!takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : "params"].add(file);
+  for (const file of files) methodGroups[entryPoint === STATE_METHOD ? "state" : !takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : "params"].add(file);
 }
-for (const file of methodGroups.methods) {
-  methodGroups.params.delete(file);
-  methodGroups.model.delete(file);
-}
-for (const file of methodGroups.model) methodGroups.params.delete(file);
-if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (methods, model, params) holds no class; update scripts/bundle.mjs");
+// A file is in the first group that needs it, in this order.
+const order = ["state", "methods", "model", "params"];
+order.forEach((name, i) => {
+  for (const file of methodGroups[name]) for (const later of order.slice(i + 1)) methodGroups[later].delete(file);
+});
+if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (state, methods, model, params) holds no class; update scripts/bundle.mjs");
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, methods: [...methodGroups.methods], model: [...methodGroups.model], params: [...methodGroups.params] };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, state: [...methodGroups.state], methods: [...methodGroups.methods], model: [...methodGroups.model], params: [...methodGroups.params] };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 
@@ -238,6 +243,10 @@ const { output } = await rolled.write({
   manualChunks: (id) => group.get(id) ?? basename(id, ".js"),
   hoistTransitiveImports: false,
 });
+// pi-ai's catalogue texts, beside the chunk that reads them (scripts/pi-ai-light.mjs).
+const readers = output.filter((file) => file.type === "chunk" && file.code.includes(`"./${PROVIDER_TEXTS_FILE}"`));
+if (readers.length !== 1 || !readers[0].fileName.startsWith("chunks/")) throw new Error(`bundle: ${PROVIDER_TEXTS_FILE} must be read by one chunk in dist/bin/chunks; update scripts/bundle.mjs`);
+writeFileSync(`${root}dist/bin/chunks/${PROVIDER_TEXTS_FILE}`, piAiProviderTexts());
 const total = output.reduce((sum, file) => sum + (file.type === "chunk" ? Buffer.byteLength(file.code) : 0), 0);
 const first = output.find((file) => file.type === "chunk" && file.isEntry);
 process.stderr.write(`bundle: ${output.length} files, ${(total / 1024 / 1024).toFixed(1)} MiB in dist/bin; the entry imports ${first.imports.filter((name) => !name.startsWith("node:") && name.startsWith("chunks/")).length} of them\n`);

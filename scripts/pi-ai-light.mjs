@@ -13,6 +13,12 @@
 // one provider's models, not 969 (docs/performance.md), and V8 parses JSON faster than a JavaScript
 // literal. The build fails unless each text parses back to the same data with its keys in the same
 // order, and when models.js no longer begins with the loop it replaces.
+// The texts (~290 KB) are not in the catalogue's chunk: `scripts/bundle.mjs` writes them beside it as
+// `pi-ai-models.jsonl`, a provider's JSON text per line, read once, synchronously, by the first lookup
+// of one of pi-ai's providers. A faux or models.json `model.select` never reads it; in the chunk, the
+// texts cost every first `model.select` their reading, decoding and deserializing from the compile
+// cache (Node 26: 5-13 million instructions of ~220; Node 20, without a compile cache, their parsing;
+// docs/performance.md).
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,26 +71,55 @@ for (const [provider, models] of Object.entries(MODELS)) {
 `;
 // The same registry, a provider's models parsed from their JSON text on its first lookup: the Map of
 // id → model that the loop above builds, in the same order (JSON.parse's, which is the literal's).
-const LAZY_REGISTRY = `import { PROVIDER_JSON } from "./models.generated.js";
+const LAZY_REGISTRY = `import { PROVIDERS, providerJson } from "./models.generated.js";
 const modelRegistry = new (class extends Map {
     get(provider) {
         let models = super.get(provider);
-        if (models === null) super.set(provider, (models = new Map(Object.entries(JSON.parse(PROVIDER_JSON[provider])))));
+        if (models === null) super.set(provider, (models = new Map(Object.entries(JSON.parse(providerJson(provider))))));
         return models;
     }
-})(Object.keys(PROVIDER_JSON).map((provider) => [provider, null]));
+})(PROVIDERS.map((provider) => [provider, null]));
 `;
 
-/** models.generated.js as each provider's JSON text; the build fails unless each parses back to the same data, keys in the same order. */
+/** The file beside the catalogue's chunk that holds the texts, a provider's per line, in PROVIDERS' order. */
+export const PROVIDER_TEXTS_FILE = "pi-ai-models.jsonl";
+let providerTexts;
+
+/** The contents of PROVIDER_TEXTS_FILE, once the build has converted models.generated.js. */
+export function piAiProviderTexts() {
+  if (providerTexts === undefined) throw new Error("pi-ai-light: models.generated.js was not bundled; update scripts/pi-ai-light.mjs");
+  return providerTexts;
+}
+
+/**
+ * models.generated.js as the names of its providers and a reader of each one's JSON text (a line of
+ * PROVIDER_TEXTS_FILE, sliced at the offsets the build recorded); the build fails unless each text
+ * parses back to the same data, keys in the same order.
+ */
 async function providerJson(path) {
   const { MODELS } = await import(pathToFileURL(path).href);
-  const texts = Object.entries(MODELS).map(([provider, models]) => {
+  const lines = [];
+  const spans = [];
+  let at = 0;
+  for (const [provider, models] of Object.entries(MODELS)) {
     const json = JSON.stringify(models);
     const back = JSON.parse(json);
     if (!isDeepStrictEqual(back, models) || JSON.stringify(back) !== json) throw new Error(`pi-ai-light: ${path}'s ${provider} models are not plain JSON data`);
-    return `${JSON.stringify(provider)}: ${JSON.stringify(json)}`;
-  });
-  return `export const PROVIDER_JSON = {\n${texts.join(",\n")}\n};\n`;
+    lines.push(json);
+    spans.push(`${JSON.stringify(provider)}: [${at}, ${at + json.length}]`);
+    at += json.length + 1;
+  }
+  providerTexts = `${lines.join("\n")}\n`;
+  return `import { readFileSync } from "node:fs";
+const SPANS = {\n${spans.join(",\n")}\n};
+export const PROVIDERS = Object.keys(SPANS);
+let texts;
+export function providerJson(provider) {
+    texts ??= readFileSync(new URL(${JSON.stringify(`./${PROVIDER_TEXTS_FILE}`)}, import.meta.url), "utf8");
+    const [start, end] = SPANS[provider];
+    return texts.slice(start, end);
+}
+`;
 }
 
 export const piAiLightPlugin = {

@@ -46,8 +46,9 @@ describe("the first response's code, as built", () => {
     const session = [...files].find(([path]) => path.startsWith("chunks/session-"))![1];
     expect(session.match(/\b\w+Method=class\b/g)).toEqual(["LazyMethod=class"]);
     const group = (name: string) => readFileSync(join(BIN, "chunks", readdirSync(join(BIN, "chunks")).find((file) => file.startsWith(`${name}-`))!), "utf8");
-    expect(group("methods")).toMatch(/\bGetStateMethod=class\b/);
-    expect(group("methods")).not.toMatch(/\bPromptMethod=class\b/);
+    expect(group("state").match(/\b\w+Method=class\b/g)).toEqual(["GetStateMethod=class"]);
+    expect(group("methods")).toMatch(/\bListCommandsMethod=class\b/);
+    expect(group("methods")).not.toMatch(/\b(?:GetState|Prompt)Method=class\b/);
     expect(group("params")).toMatch(/\bPromptMethod=class\b/);
     expect(group("model")).toMatch(/\bSelectModelMethod=class\b/);
     expect(group("params")).not.toMatch(/\bSelectModelMethod=class\b/);
@@ -55,15 +56,15 @@ describe("the first response's code, as built", () => {
 });
 
 describe("the first response, run", () => {
-  it("loads the entry, the core, polyfill and session chunks and the params-less method classes, not those with params DTOs", async () => {
+  it("loads the entry, the core, polyfill and session chunks and get_state's class alone, not the other method classes", async () => {
     const probe = resolve("test/fixtures/loaded-files-probe.mjs");
     const zi = new ZiProcess({ env: { NODE_OPTIONS: `--import=${probe}` } });
     expect((await zi.call("s", "session.get_state")).ok).toBe(true);
-    // A method with params is imported for its own first request.
+    // The other params-less classes, and a method with params, are imported for their own first request.
     expect((await zi.call("e", "connection.set_events", { mode: "all" })).ok).toBe(true);
     expect((await zi.close()).code).toBe(0);
     const line = /loaded-files: (.*)/.exec(zi.stderr);
     expect(line).not.toBeNull();
-    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/methods", "chunks/polyfill", "chunks/session", "zi-cli.js", "zi.js"]);
+    expect(JSON.parse(line![1])).toEqual(["chunks/core", "chunks/polyfill", "chunks/session", "chunks/state", "zi-cli.js", "zi.js"]);
   });
 });

@@ -93,4 +93,23 @@ describe("the built zi's model catalogue", () => {
     expect(urls.some((url) => /\/chunks\/catalogue-[\w-]{8}\.js$/.test(url))).toBe(true);
     expect(urls.filter((url) => /\/chunks\/models-[\w-]{8}\.js$|node_modules|openai|typebox/.test(url))).toEqual([]);
   });
+
+  it("reads pi-ai's catalogue texts at the first lookup of one of pi-ai's providers, not for a faux or models.json select", async () => {
+    const { home, env } = setUp();
+    // Each read of the texts' file (scripts/pi-ai-light.mjs), reported on stderr by a preloaded hook.
+    const hooks = mkdtempSync(join(tmpdir(), "zi-catalogue-reads-"));
+    writeFileSync(
+      join(hooks, "reads.cjs"),
+      `const fs = require("node:fs");\nconst read = fs.readFileSync;\nfs.readFileSync = function (path, ...rest) {\n  if (String(path).endsWith("/pi-ai-models.jsonl")) process.stderr.write("catalogue-texts-read\\n");\n  return read.call(this, path, ...rest);\n};\n`,
+    );
+    const zi = new ZiProcess({ ziHome: home, env: { ...env, NODE_OPTIONS: `--require=${join(hooks, "reads.cjs")}` } });
+    const reads = () => zi.stderr.split("\n").filter((line) => line === "catalogue-texts-read").length;
+    expect((await zi.call("faux", "model.select", { provider: "faux", id: "echo" })).ok).toBe(true);
+    expect((await zi.call("local", "model.select", { provider: "local", id: "small" })).ok).toBe(true);
+    expect(reads()).toBe(0);
+    expect((await zi.call("builtin", "model.select", { provider: "anthropic", id: "claude-3-5-haiku-20241022" })).result.model.provider).toBe("anthropic");
+    expect((await zi.call("list", "model.list")).ok).toBe(true);
+    expect(await zi.close()).toEqual({ code: 0, signal: null });
+    expect(reads()).toBe(1);
+  });
 });
