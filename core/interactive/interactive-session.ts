@@ -148,7 +148,24 @@ export class InteractiveSession {
       await this.client.call("session.prompt", { delivery, text });
       if (delivery !== "direct") this.say(style.gray(`${delivery === "steer" ? "steering" : "queued as a follow-up"}: ${text}`));
     } catch (error) {
+      if (delivery === "direct" && (await this.continued(text))) return;
       this.say(style.red(`not sent: ${(error as Error).message}`));
+    }
+  }
+
+  /**
+   * The view's activity comes from the session's events, which a slow extension listener can hold
+   * back: a direct prompt then meets a run the view has not heard of yet, and is refused. `continue`
+   * decides in the session, at once: it joins the run (as a follow-up) or starts one; what it refuses
+   * too stays refused. Whether the text went.
+   */
+  private async continued(text: string): Promise<boolean> {
+    try {
+      const { admission } = await this.client.call<{ admission: string }>("session.prompt", { delivery: "continue", text });
+      if (admission === "joined") this.say(style.gray(`queued as a follow-up: ${text}`));
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -141,3 +141,51 @@ describe("InteractiveSession's type-ahead", () => {
     session.dispose();
   });
 });
+
+/**
+ * A session whose run started while its events were held back (a slow extension listener): a direct
+ * prompt is refused, `continue` joins the run; with `refusesAll`, the session takes no prompt at all.
+ */
+class BusyClient extends FakeClient {
+  running = false;
+  refusesAll = false;
+
+  override async call<T>(method: string, params?: object): Promise<T> {
+    const delivery = (params as { delivery?: string } | undefined)?.delivery;
+    if (this.running && method === "session.prompt" && (delivery === "direct" || this.refusesAll)) {
+      this.calls.push({ method, params });
+      throw new Error(this.refusesAll ? "no model selected" : "session is running; use steer, follow_up or continue");
+    }
+    if (this.running && method === "session.prompt" && delivery === "continue") {
+      this.calls.push({ method, params });
+      return { delivery, admission: "joined" } as T;
+    }
+    return super.call(method, params);
+  }
+}
+
+describe("InteractiveSession's delivery, when its events lag behind the session", () => {
+  it("an Enter or Alt+Enter that meets a run the view has not heard of joins it as a follow-up, once", async () => {
+    const client = new BusyClient();
+    const session = view(client);
+    await session.start(undefined);
+    client.running = true;
+    await session.submit("hello");
+    await session.send("later", "direct");
+    expect(client.sent()).toEqual(["direct:hello", "continue:hello", "direct:later", "continue:later"]);
+    session.dispose();
+  });
+
+  it("a prompt the session refuses however it is sent is reported, not sent again", async () => {
+    const client = new BusyClient();
+    const session = view(client);
+    await session.start(undefined);
+    client.running = true;
+    client.refusesAll = true;
+    await session.send("again", "direct");
+    expect(client.sent()).toEqual(["direct:again", "continue:again"]);
+    await session.send("steered", "steer");
+    expect(client.sent()).toEqual(["direct:again", "continue:again", "steer:steered"]);
+    session.dispose();
+  });
+});
