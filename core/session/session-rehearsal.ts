@@ -4,6 +4,7 @@ import type { WarmUpStart } from "../models/provider-warmer.js";
 import { SessionJournal } from "../journal/session-journal.js";
 import type { SystemPromptSource } from "./agent-session-options.js";
 import type { AgentTool } from "./agent-tool.js";
+import { AbortRace } from "./abort-race.js";
 import { AgentSession } from "./agent-session.js";
 
 const COMPLETION = "zi-rehearsal";
@@ -44,7 +45,9 @@ const unrunnable = ({ name, description, parameters }: AgentTool): AgentTool => 
 export class SessionRehearsal {
   static async run(model: ResolvedModel, start: WarmUpStart, signal: AbortSignal, options: RehearsalOptions): Promise<boolean> {
     const { cwd, systemPrompt, redactor } = options;
-    if (!(await SessionRehearsal.started(options.startup, signal))) return false;
+    // A real call of the API supersedes the wait too.
+    const startup = await new AbortRace(signal).run(() => options.startup);
+    if (startup.type !== "done" || !startup.value || signal.aborted) return false;
     const runtime: ModelRuntime = {
       list: () => Promise.resolve([]),
       resolve: () => Promise.resolve(model),
@@ -68,18 +71,5 @@ export class SessionRehearsal {
       await session.dispose();
       journal.close();
     }
-  }
-
-  /** Whether the start-up ended before `signal` aborted: a real call supersedes the wait too. */
-  private static started(startup: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise<boolean>((resolve) => {
-      const aborted = (): void => resolve(false);
-      signal.addEventListener("abort", aborted, { once: true });
-      void startup.then((ended) => {
-        signal.removeEventListener("abort", aborted);
-        resolve(ended && !signal.aborted);
-      });
-    });
   }
 }
