@@ -20,9 +20,9 @@ const modelValue = (model: { provider: string; id: string }): string => `${model
  */
 export class AcpConfigOptions {
   /**
-   * `models`: the session's model port, the list `model.list` answers before the method client's JSON
-   * copy of it. That copy (the whole catalogue, ~970 models and ~180 KB, for the few configured ones
-   * read here) was ~1-2 ms of every session/new (docs/performance.md, ACP, Session 33).
+   * `models`: the session's model port, asked for the configured models only. Copying the whole
+   * catalogue (~970 models) for the few shown here cost ~1.5 ms of every session/new
+   * (docs/performance.md, ACP, Session 38); through the method client, a JSON copy on top (Session 33).
    */
   constructor(
     private readonly methods: ZiMethodClient,
@@ -30,8 +30,7 @@ export class AcpConfigOptions {
   ) {}
 
   async list(): Promise<acp.SessionConfigOption[]> {
-    const [state, models] = await Promise.all([this.methods.call("session.get_state"), this.models.list()]);
-    const catalog = models.filter((model) => model.configured);
+    const [state, catalog] = await Promise.all([this.methods.call("session.get_state"), this.models.list({ configuredOnly: true })]);
     const current = state.model.type === "selected" ? modelValue(state.model) : NO_MODEL;
     const options: acp.SessionConfigOption[] = [
       { id: MODEL_OPTION, name: "Model", category: "model", type: "select", currentValue: current, options: this.modelChoices(catalog, current) },

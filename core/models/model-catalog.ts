@@ -13,6 +13,13 @@ export interface CatalogEntry {
   descriptor: PublicModel;
 }
 
+/** One provider of the catalogue; `entries()` makes a pi-ai provider's entries on its first call. */
+export interface CatalogProvider {
+  name: string;
+  source: ModelSource;
+  entries(): CatalogEntry[];
+}
+
 /**
  * Every callable model, keyed provider → id: the faux models, then models.json providers, then
  * pi-ai's catalogue. A models.json provider named like a pi-ai provider replaces that provider's
@@ -42,13 +49,16 @@ export class ModelCatalog {
     return (this.providers.get(provider) ?? this.builtinEntries(provider))?.get(id);
   }
 
-  /** Providers in catalogue order, each with its entries. */
-  *byProvider(): IterableIterator<[provider: string, entries: CatalogEntry[]]> {
-    for (const [provider, models] of this.providers) yield [provider, [...models.values()]];
-    for (const provider of this.builtin.keys()) {
-      const models = this.builtinEntries(provider)!;
-      if (models.size > 0) yield [provider, [...models.values()]];
+  /**
+   * Providers in catalogue order. A pi-ai provider's entries are made only when asked for, so a list of
+   * the configured models makes none for the providers without credentials.
+   */
+  *byProvider(): IterableIterator<CatalogProvider> {
+    for (const [name, models] of this.providers) {
+      const entries = [...models.values()];
+      yield { name, source: entries[0].source, entries: () => entries };
     }
+    for (const name of this.builtin.keys()) yield { name, source: "builtin", entries: () => [...this.builtinEntries(name)!.values()] };
   }
 
   /** The entries of pi-ai's `provider`: pi-ai lists each model under its own provider (model-registry.spec.ts checks it). */

@@ -17,6 +17,7 @@ import { ModelCatalog } from "./model-catalog.js";
 import type { CatalogEntry } from "./model-catalog.js";
 import type { UserProviderConfig } from "./model-config-types.js";
 import type { ModelRuntime, ModelStreamOptions, ProviderErrorKind, ResolvedModel } from "./model-runtime.js";
+import type { ModelListOptions } from "../ports/model.port.js";
 import { ModelsFileParser } from "./models-file-parser.js";
 import { PiAiLoader } from "./pi-ai-loader.js";
 import type { PiAiLight, SimpleStream } from "./pi-ai-loader.js";
@@ -86,13 +87,14 @@ export class ModelRegistry implements ModelRuntime {
     this.script = options.fauxScriptFile ? FauxScript.load(options.fauxScriptFile) : undefined;
   }
 
-  async list(): Promise<CatalogModel[]> {
+  async list(options: ModelListOptions = {}): Promise<CatalogModel[]> {
     const { catalog } = await this.load();
     const groups = new Map<string, CatalogModel[]>([["faux", []], ["user", []], ["configured", []], ["unconfigured", []]]);
-    for (const [provider, entries] of catalog.byProvider()) {
-      const configured = entries[0].source === "faux" || (await this.credentials.hasCredentials(provider));
-      const group = entries[0].source === "builtin" ? (configured ? "configured" : "unconfigured") : entries[0].source;
-      groups.get(group)!.push(...entries.map((entry) => ({ ...entry.descriptor, input: [...entry.descriptor.input], configured })));
+    for (const provider of catalog.byProvider()) {
+      const configured = provider.source === "faux" || (await this.credentials.hasCredentials(provider.name));
+      if (!configured && options.configuredOnly) continue;
+      const group = provider.source === "builtin" ? (configured ? "configured" : "unconfigured") : provider.source;
+      groups.get(group)!.push(...provider.entries().map((entry) => ({ ...entry.descriptor, input: [...entry.descriptor.input], configured })));
     }
     return [...groups.values()].flat().slice(0, MODEL_LIST_CAP);
   }

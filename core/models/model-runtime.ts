@@ -1,3 +1,4 @@
+import type { ModelListOptions } from "../ports/model.port.js";
 import type { Redactor } from "../config/redactor.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { ModelEventStream } from "./buffered-model-stream.js";
@@ -26,7 +27,7 @@ export type ProviderErrorKind = "retryable" | "context_overflow" | "fatal";
  * `ZI_HOME/models.json`, the offline `faux` models, and credentials. Loads pi-ai lazily.
  */
 export interface ModelRuntime {
-  list(): Promise<CatalogModel[]>;
+  list(options?: ModelListOptions): Promise<CatalogModel[]>;
   /** Throws RpcError `not_found` for an unknown provider/id, `operation_failed` without credentials. */
   resolve(provider: string, id: string): Promise<ResolvedModel>;
   stream(model: ResolvedModel, context: PiAi.Context, options: ModelStreamOptions): Promise<ModelEventStream>;

@@ -1,6 +1,6 @@
 import type { JournalModel } from "../journal/journal-view-types.js";
 import type { ModelRuntime } from "../models/model-runtime.js";
-import type { ModelPort } from "../ports/model.port.js";
+import type { ModelListOptions, ModelPort } from "../ports/model.port.js";
 import { publicModel } from "../models/public-model.js";
 import type { JournalAppender } from "./journal-appender.js";
 import type { SessionStateStore } from "./session-state-store.js";
@@ -36,8 +36,8 @@ export class SessionModels implements ModelPort {
     return this.toRestore !== null || this.restoring !== undefined;
   }
 
-  list(): Promise<CatalogModel[]> {
-    return this.runtime.list();
+  list(options?: ModelListOptions): Promise<CatalogModel[]> {
+    return this.runtime.list(options);
   }
 
   /** Selections apply in request order, whatever order their resolutions finish in. */

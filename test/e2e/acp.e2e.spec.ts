@@ -227,6 +227,8 @@ describe("zi --mode acp, driven by the official ACP SDK client", () => {
     const model = created.configOptions?.find((option) => option.id === "model");
     expect(model).toMatchObject({ category: "model", type: "select", currentValue: "faux/echo" });
     expect(JSON.stringify(model)).toContain("faux/scripted");
+    // Only what can be called: pi-ai's providers have no credentials here.
+    expect(JSON.stringify(model)).not.toContain('"anthropic/');
     expect(created.configOptions?.some((option) => option.id === "thought_level")).toBe(false);
     const set = await zi.agent.request("session/set_config_option", { sessionId: created.sessionId, configId: "model", value: "faux/scripted" });
     expect(set.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "faux/scripted" });

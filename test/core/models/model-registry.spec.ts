@@ -3,7 +3,8 @@ import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
 import * as PiAi from "@mariozechner/pi-ai";
-import { MODEL_LIST_CAP } from "../../../core/models/model-registry.js";
+import { MODEL_LIST_CAP, ModelRegistry } from "../../../core/models/model-registry.js";
+import { PiAiLoader, type PiAiLight } from "../../../core/models/pi-ai-loader.js";
 import type { ResolvedModel } from "../../../core/models/model-runtime.js";
 import { RpcError } from "../../../core/kernel/rpc-error.js";
 import { THINKING_LEVELS } from "../../../core/wire/session-types.js";
@@ -65,6 +66,29 @@ describe("ModelRegistry", () => {
     expect(Object.keys(resolved.descriptor).sort()).toEqual(PUBLIC_KEYS);
     expect(resolved.descriptor).toMatchObject({ provider: "anthropic", id: model.id, reasoning: true });
     expect(resolved.supportedThinkingLevels).toEqual(PiAi.getSupportedThinkingLevels(model));
+  });
+
+  it("lists only the configured models when asked, in the same order, without making the other providers' entries", async () => {
+    chmodSync(home.write(home.paths.authFile, { mistral: { type: "api_key", key: "mistral-key-1" } }), 0o600);
+    home.write(home.paths.modelsFile, {
+      providers: {
+        keyed: { baseUrl: "http://127.0.0.1:9", apiKey: "k", models: [{ id: "a" }] },
+        keyless: { baseUrl: "http://127.0.0.1:9", apiKeyEnv: "ZI_TEST_UNSET_KEY", models: [{ id: "b" }] },
+      },
+    });
+    const made: string[] = [];
+    // pi-ai's catalogue as the registry reads it, with each provider's models counted when they are read.
+    class CountingLoader extends PiAiLoader {
+      override light(): Promise<PiAiLight> {
+        return super.light().then((module) => ({ ...module, getModels: ((provider: PiAi.KnownProvider) => (made.push(provider), module.getModels(provider))) as PiAiLight["getModels"] }));
+      }
+    }
+    const configured = await new ModelRegistry({ paths: home.paths, env: home.env, warn: home.warn, piAi: new CountingLoader() }).list({ configuredOnly: true });
+    expect(made).toEqual(["mistral"]);
+    const all = await registry().list();
+    expect(all.some((model) => model.provider === "keyless" && !model.configured)).toBe(true);
+    expect(configured).toEqual(all.filter((model) => model.configured));
+    expect(new Set(configured.map((model) => model.provider))).toEqual(new Set(["faux", "keyed", "mistral"]));
   });
 
   it("lets a models.json provider replace a catalogue provider of the same name", async () => {
