@@ -9,6 +9,7 @@ import { PiUsageError } from "../core/pi-rpc/pi-rpc-options.js";
 import { type ExportCommand, parseExportCommand } from "../core/cli/export-command.js";
 import { AgentSessionModule } from "../core/boot/agent-session-module.js";
 import type { ZiPlugin } from "../core/extensions/zi-plugin.js";
+import { ProviderWarmer } from "../core/models/provider-warmer.js";
 
 // The process around every mode: signals, the uncaught-exception policy, the one redactor for frames
 // and stderr, the flushed exit (docs/architecture.md, The process shell).
@@ -150,13 +151,17 @@ if (parsed === "help") {
     return (await import("../plugins/builtin-plugins.js")).builtinPlugins();
   };
   const options = parsed;
+  // How long a new ACP session waits for the provider warm-ups (below); they take tens of milliseconds.
+  const ACP_WARM_UP_WAIT_MS = 2_000;
   // What the first session needs, loaded while the editor initializes (it prompts right after
   // session/new): the default model's provider path, and every module the session's wiring and its
   // plugins' activation import (nothing of them run; a module that fails to load fails the session).
-  setImmediate(() => {
-    const warmed = import("../core/models/default-model-warm-up.js").then(({ warmDefaultModel }) => warmDefaultModel(paths, env));
-    void (async () => {
-      await warmed;
+  const warmed = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const { warmDefaultModel } = await import("../core/models/default-model-warm-up.js");
+    await warmDefaultModel(paths, env);
+  });
+  void warmed
+    .then(async () => {
       await import("reflect-metadata");
       const [{ builtinPlugins }] = await Promise.all([
         import("../plugins/builtin-plugins.js"),
@@ -165,8 +170,8 @@ if (parsed === "help") {
         import("../core/boot/method-wiring.js"),
       ]);
       await Promise.all(builtinPlugins().map((plugin: ZiPlugin) => plugin.preload?.()));
-    })().catch(() => undefined);
-  });
+    })
+    .catch(() => undefined);
   const { connectInProcess, sessionLister } = await import("../core/boot/in-process-methods.js");
   const createSession = async (request: { cwd: string; sessionFile?: string }) => {
     // The session's own plugin instances: its extensions and its method families are the same objects.
@@ -181,6 +186,11 @@ if (parsed === "help") {
       return withPluginFamilies(BUILTIN_FAMILIES, await plugins);
     };
     const methods = await connectInProcess(module, families, { log, startup });
+    // The editor prompts right after session/new: the session is handed over once the provider
+    // warm-ups started so far (the default model's, this session's model's) have ended, so that its
+    // first prompt runs a warm path rather than beside the rest of a warm-up (docs/performance.md, ACP).
+    await warmed.catch(() => undefined);
+    await ProviderWarmer.settledWithin(ACP_WARM_UP_WAIT_MS);
     return { module, methods, startup };
   };
   code = await new AcpMain({ createSession, sessionLister: (cwd) => sessionLister(paths.sessionsDir, paths.sessionIndexFile, cwd, log), sessionsDir: paths.sessionsDir, version: ZiMain.version().replace(/^zi /, "") }, { input: process.stdin, output, log }, shell).run();

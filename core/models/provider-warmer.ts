@@ -1,3 +1,4 @@
+import { AbortRace } from "../session/abort-race.js";
 import type * as PiAi from "@mariozechner/pi-ai";
 import type { BufferedModelStream } from "./buffered-model-stream.js";
 import { GATED_APIS, WARM_UP_HEADER, allowWarmUpOrigin } from "./gated-fetch.js";
@@ -127,6 +128,15 @@ export class ProviderWarmer {
   /** Settles once every warm-up this process started has ended (an in-process host's teardown, a test's). */
   static async settled(): Promise<void> {
     while (ProviderWarmer.running.size > 0) await Promise.all(ProviderWarmer.running);
+  }
+
+  /**
+   * `settled()`, or `withinMs` later, whichever comes first: for a front end that holds a new session
+   * back until its provider path is warm. A warm-up never leaves the machine, so the bound is only a
+   * guard against a fault in one.
+   */
+  static async settledWithin(withinMs: number): Promise<void> {
+    await new AbortRace(AbortSignal.timeout(withinMs)).run(() => ProviderWarmer.settled());
   }
 
   /**

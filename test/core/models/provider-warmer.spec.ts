@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { WARM_UP_HEADER, allowWarmUpOrigin, installGatedFetch } from "../../../core/models/gated-fetch.js";
 import { ModelRegistry } from "../../../core/models/model-registry.js";
 import { PiAiLoader } from "../../../core/models/pi-ai-loader.js";
-import { ProviderWarmer } from "../../../core/models/provider-warmer.js";
+import type { ResolvedModel } from "../../../core/models/model-runtime.js";
+import { ProviderWarmer, type WarmUpCall } from "../../../core/models/provider-warmer.js";
 import { WarmUpServer } from "../../../core/models/warm-up-server.js";
 import { OpenAICompatibleServer } from "../../support/openai-compatible-server.js";
 import { drain, TempZiHome, textOf, userContext } from "../../support/temp-zi-home.js";
@@ -49,6 +50,41 @@ describe("ProviderWarmer", () => {
     expect(request.headers.authorization).toBe("Bearer k-secret");
     expect(Object.keys(request.headers).filter((name) => name.startsWith("x-zi-"))).toEqual([]);
     expect(request.body?.messages).toEqual([{ role: "user", content: "hello" }]);
+  });
+
+  it("settledWithin: settles once the running warm-ups have ended, and at its bound while one does not end", async () => {
+    const resolved = { model: { api: "openai-completions", provider: "local", id: "m1", baseUrl: "http://127.0.0.1:9/v1" } } as unknown as ResolvedModel;
+    // A warm-up call that ends only when its signal aborts (supersede) or when `end` is called.
+    let end!: () => void;
+    let reached!: () => void;
+    const called = new Promise<void>((resolve) => (reached = resolve));
+    const call: WarmUpCall = (_model, _context, options) =>
+      new Promise((_resolve, reject) => {
+        end = () => reject(new Error("ended"));
+        options.signal?.addEventListener("abort", end, { once: true });
+        reached();
+      });
+    const order: string[] = [];
+    const first = new ProviderWarmer();
+    void first.warm(resolved, call).then(() => order.push("warm-up ended"));
+    const waited = ProviderWarmer.settledWithin(60_000).then(() => order.push("settled"));
+    await called;
+    expect(order).toEqual([]);
+    end();
+    await waited;
+    expect(order).toEqual(["warm-up ended", "settled"]);
+
+    const second = new ProviderWarmer();
+    const hanging = second.warm(resolved, call).then(() => order.push("hanging ended"));
+    const timeout = setTimeout(() => second.supersede("openai-completions"), 3_000); // ends it if the bound does not hold
+    try {
+      await ProviderWarmer.settledWithin(20);
+      expect(order).not.toContain("hanging ended");
+    } finally {
+      clearTimeout(timeout);
+      second.supersede("openai-completions");
+      await hanging;
+    }
   });
 
   it("drops a warm-up that a real call of its API supersedes; the real call is unchanged", async () => {
