@@ -15,7 +15,6 @@ import { AwaitIdleParams } from "../../../methods/session/await-idle.params.js";
 // (MethodRegistry.rehearseAdmissions, run by RpcApplication): the first real request's admission then
 // finds its DTO's validation compiled. Nothing of it may be seen.
 
-
 /** Every value the `counted` rule was asked about: what reached the DTO's validation, in order. */
 const checked: unknown[] = [];
 const Counted = () => ValidateBy({ name: "counted", validator: { validate: (value) => (checked.push(value), true) } });
