@@ -124,11 +124,7 @@ export class RpcApplication {
     void Promise.all([wiring, startup]).then(
       async ([registry]) => {
         await afterNextTurn();
-        try {
-          registry.rehearseAdmissions();
-        } catch (error) {
-          this.log(`zi: ${(error as Error).message}`);
-        }
+        registry.rehearseAdmissions(this.log);
       },
       () => undefined,
     );

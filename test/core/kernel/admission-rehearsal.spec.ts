@@ -7,6 +7,10 @@ import { container } from "tsyringe";
 import { MethodRegistry } from "../../../core/kernel/method-registry.js";
 import { ParamsValidator } from "../../../core/kernel/params-validator.js";
 import { serveFamilies } from "../../../core/testing/testing-api.js";
+import { TestSessionModule } from "../../../core/testing/test-session-module.js";
+import { connectInProcess } from "../../../core/boot/in-process-methods.js";
+import { loadMethodClasses } from "../../../core/kernel/lazy-method.js";
+import type { SessionPort } from "../../../core/ports/session.port.js";
 import { sessionFamily } from "../../../methods/session/session.family.js";
 import { PromptParams } from "../../../methods/session/prompt.params.js";
 import { AwaitIdleParams } from "../../../methods/session/await-idle.params.js";
@@ -98,7 +102,8 @@ describe("admission rehearsal", () => {
     );
   });
 
-  it("the built-in session family rehearses session.prompt and session.await_idle with params their DTOs admit, and never reaches the session", async () => {
+  /** Records what reaches the validator, and any call of the session port: a state read, a journal entry, a run. */
+  function recordingSession() {
     const admitted: unknown[] = [];
     const admit = ParamsValidator.prototype.admit;
     jest.spyOn(ParamsValidator.prototype, "admit").mockImplementation(function (this: ParamsValidator, dto, params) {
@@ -106,19 +111,42 @@ describe("admission rehearsal", () => {
       admitted.push(instance);
       return instance;
     });
-    // Any call of the session port would be the rehearsal running a handler: a state read, a journal entry, a run.
     const calls: string[] = [];
     const state = { status: "idle" };
     const session = new Proxy({}, { get: (_target, key) => (key === "getState" ? () => state : (...args: unknown[]) => void calls.push(`${String(key)}(${JSON.stringify(args)})`)) });
-    const h = serveFamilies([sessionFamily], { overrides: { [SESSION]: session } });
+    return { admitted, calls, session: session as SessionPort };
+  }
+
+  async function expectBuiltinRehearsals(admitted: unknown[]): Promise<void> {
     await turnsUntil(() => admitted.length >= 2);
     const byClass = (dto: Function) => admitted.filter((instance) => instance instanceof dto);
     expect(byClass(PromptParams)).toEqual([expect.objectContaining({ delivery: "direct", completionId: "zi-rehearsal" })]);
     expect(byClass(AwaitIdleParams)).toEqual([expect.objectContaining({ completionId: "zi-rehearsal" })]);
     await turnsUntil(() => false, 20);
     expect(admitted).toHaveLength(2);
+  }
+
+  it("the built-in session family rehearses session.prompt and session.await_idle with params their DTOs admit, and never reaches the session", async () => {
+    const { admitted, calls, session } = recordingSession();
+    const h = serveFamilies([sessionFamily], { overrides: { [SESSION]: session } });
+    await expectBuiltinRehearsals(admitted);
     expect(calls).toEqual([]);
     expect(h.output.frames().map((frame) => frame.type)).toEqual(["ready"]);
+    expect(h.logs).toEqual([]);
     expect(await h.close()).toBe(0);
+  });
+
+  it("an in-process client (the interactive front end's) rehearses the same, once its startup has ended", async () => {
+    const { admitted, calls, session } = recordingSession();
+    let finish!: () => void;
+    const startup = new Promise<void>((resolve) => (finish = resolve));
+    const logs: string[] = [];
+    await connectInProcess(new TestSessionModule({ session }), async () => (await loadMethodClasses([sessionFamily]), [sessionFamily]), { log: (line) => void logs.push(line), startup });
+    await turnsUntil(() => false, 20);
+    expect(admitted).toEqual([]);
+    finish();
+    await expectBuiltinRehearsals(admitted);
+    expect(calls).toEqual([]);
+    expect(logs).toEqual([]);
   });
 });
