@@ -63,6 +63,7 @@ export interface RpcApplicationOptions {
 export class RpcApplication {
   readonly server: RpcServer;
   private readonly kernel: KernelBindings;
+  private readonly log: (message: string) => void;
 
   constructor(
     private readonly module: SessionModule,
@@ -72,6 +73,7 @@ export class RpcApplication {
   ) {
     const limits = options.limits ?? RPC_LIMITS;
     this.kernel = kernelBindings(module);
+    this.log = io.log;
     const { eventMode, state, events, cancellation } = this.kernel;
     const writer = new FrameWriter(
       io.output,
@@ -118,6 +120,14 @@ export class RpcApplication {
     );
     const exit = this.server.start(wiring, startup, checked);
     readyWritten();
+    // Once the plugins have started, in a turn of its own: neither a request nor the start-up waits for it.
+    void Promise.all([wiring, startup]).then(
+      async ([registry]) => {
+        await afterNextTurn();
+        registry.rehearseAdmissions(this.log);
+      },
+      () => undefined,
+    );
     return exit;
   }
 

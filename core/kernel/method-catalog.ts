@@ -61,6 +61,7 @@ export function declareMethod(entry: TableEntry, handlerClass: HandlerClass): Ca
   if (!declaration) throw new Error(`${handlerClass.name} ("${name}" in family "${family.family}") has no @RpcMethod decorator`);
   if (!declaration.summary.trim()) throw new Error(`method "${name}" has no summary`);
   if (typeof declaration.result !== "object" || declaration.result === null) throw new Error(`method "${name}" declares no result schema`);
+  if (declaration.rehearsal !== undefined && declaration.params === undefined) throw new Error(`method "${name}" declares a rehearsal but takes no params`);
   if (typeof entry.entry === "function") return { ...declaration, name, family, handlerClass };
   if (declaresAdmission(handlerClass)) throw new Error(`method "${name}" is listed lazily: its slot, concurrent and awaitsStartup belong in its table entry, not in ${handlerClass.name}'s @RpcMethod`);
   return { ...declaration, ...admissionOf(entry.entry.flags), name, family, handlerClass };

@@ -5,6 +5,7 @@ import type { HandlerClass, MethodFamily } from "./method-family.js";
 import type { RpcMethodMetadata } from "./rpc-method-metadata.js";
 import type { RpcHandler } from "./rpc-handler.js";
 import { ParamsValidator } from "./params-validator.js";
+import { RpcError } from "./rpc-error.js";
 
 export interface RegisteredMethod extends RpcMethodMetadata {
   readonly handler: RpcHandler;
@@ -108,6 +109,25 @@ export class MethodRegistry {
   async checkAll(): Promise<void> {
     for (const name of this.order) if (this.pending.has(name)) await this.load(name);
     checkOneNameEach(this.checked);
+  }
+
+  /**
+   * Admits each checked method's declared rehearsal params (RpcMethodOptions.rehearsal) through the
+   * validator a request's params go through, and keeps nothing: no slot is taken, no handler runs,
+   * nothing is written. A first `session.prompt` otherwise paid for its DTO's first validation (its
+   * rules' code compiled on the spot, ~0.3 ms; docs/performance.md). A rehearsal its own method
+   * refuses (its declaration is wrong) is logged, naming the method and the fields.
+   */
+  rehearseAdmissions(log: (message: string) => void): void {
+    for (const method of this.methods.values()) {
+      if (method.rehearsal === undefined) continue;
+      try {
+        this.params.admit(method.params, method.rehearsal as Record<string, unknown>);
+      } catch (error) {
+        const reason = error instanceof RpcError && error.details !== undefined ? JSON.stringify(error.details) : (error as Error).message;
+        log(`zi: method "${method.name}" refuses its own rehearsal params: ${reason}`);
+      }
+    }
   }
 
   names(): string[] {

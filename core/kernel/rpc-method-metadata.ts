@@ -35,6 +35,13 @@ export interface RpcMethodOptions<P extends object = object, R = unknown> {
    * so input order is kept. Every other method is admitted at once, startup or not.
    */
   awaitsStartup?: boolean;
+  /**
+   * Params such a request typically carries, admitted once after the deferred startup and thrown away
+   * (`MethodRegistry.rehearseAdmissions`: no handler runs, nothing is written), so that the first real
+   * request's admission does not run its DTO's validation cold. Only for a method with `params`; they
+   * must be valid.
+   */
+  rehearsal?: P;
 }
 
 /** What @RpcMethod records; the catalog adds the name from the family's table. */
@@ -46,6 +53,7 @@ export interface RpcMethodDeclaration {
   slot: "ordinary" | "interrupt";
   concurrent: boolean;
   awaitsStartup: boolean;
+  rehearsal: object | undefined;
 }
 
 export interface RpcMethodMetadata extends RpcMethodDeclaration {

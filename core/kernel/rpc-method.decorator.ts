@@ -29,6 +29,7 @@ export function RpcMethod<P extends object = object, R = unknown>(options: RpcMe
       result: options.result,
       summary: options.summary,
       errors: options.errors ?? [],
+      rehearsal: options.rehearsal,
       ...admissionOf(options),
     });
     if (options.slot !== undefined || options.concurrent !== undefined || options.awaitsStartup !== undefined) DECLARES_ADMISSION.add(target);

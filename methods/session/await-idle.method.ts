@@ -4,6 +4,7 @@ import { AwaitIdleParams } from "./await-idle.params.js";
 /** Follows the current operation to idle: no deadline of its own (clients own their work budgets). */
 @RpcMethod({
   params: AwaitIdleParams,
+  rehearsal: { completionId: "zi-rehearsal" },
   summary: "Answers once the session is idle; with `completionId`, the completion evidence of that watch.",
   result: oneOf(
     EMPTY_RESULT,

@@ -4,6 +4,7 @@ import { PromptParams } from "./prompt.params.js";
 /** Answers once the input is admitted; the work itself is followed through events or await_idle. */
 @RpcMethod({
   params: PromptParams,
+  rehearsal: { delivery: "direct", text: "zi: a rehearsal of admission", completionId: "zi-rehearsal" },
   summary:
     "Admits input (not its completion). `direct` while running is operation_failed. `images` the selected model cannot take are invalid_request (`params.images`), before admission.",
   result: closed({ delivery: ref("Delivery"), admission: literal("started", "queued", "joined"), completionRevision: count }, ["completionRevision"]),
