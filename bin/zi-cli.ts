@@ -43,10 +43,17 @@ try {
 // response, took 3.4-3.9 ms with the parallel scavenger against 0.85-1.2 without (--trace-gc, a load
 // average of ~1), a wait the echo child never pays; young generations this small gain little from
 // helper threads (the flood, round-trip and gc rows did not move; docs/performance.md).
+// No baseline (Sparkplug) compiler either: on Node 26, from here on, it compiled ~105 functions before
+// a first response and ~155 before a first `model.select` (--log-function-events; about half of them
+// Node's module loader and URL code), work a process that answers a request and then idles does not
+// win back; the optimizing tiers still take over hot code (the flood and round-trip rows did not move,
+// a later prompt's first delta came sooner). The flags above already change V8's flag hash, so this
+// one costs no code cache.
 const PERSON_FACING = new Set(["interactive", "acp"]);
 if (typeof parsed !== "object" || !("mode" in parsed) || !PERSON_FACING.has(parsed.mode)) {
   setFlagsFromString("--optimize-for-size");
   setFlagsFromString("--no-parallel-scavenge");
+  setFlagsFromString("--no-sparkplug");
 }
 
 // Frames leave through the credential scrub; the module feeds the redactor before `ready`.
