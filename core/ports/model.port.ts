@@ -2,7 +2,6 @@ import type { CatalogModel, PublicModel } from "../wire/session-types.js";
 
 export const MODELS = Symbol.for("zi.port.models");
 
-/** What `model.*` methods need. Unknown provider/id throws `not_found`; no credentials, `operation_failed`. */
 /**
  * `configuredOnly`: only the models a call can use now (faux, and providers with credentials), in the
  * same order; the rest of the catalogue (~970 models) is neither made nor copied. ACP's model option
@@ -12,6 +11,7 @@ export interface ModelListOptions {
   configuredOnly?: boolean;
 }
 
+/** What `model.*` methods need. Unknown provider/id throws `not_found`; no credentials, `operation_failed`. */
 export interface ModelPort {
   list(options?: ModelListOptions): Promise<CatalogModel[]>;
   select(provider: string, id: string): Promise<PublicModel>;
