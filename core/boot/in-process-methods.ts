@@ -32,11 +32,7 @@ export async function connectInProcess(module: SessionModule, loadFamilies: Fami
   // A front end in process opens its session when it needs it, not against a first response's clock:
   // every method is checked before the client exists.
   await registry.checkAll();
-  // As in RPC mode (RpcApplication): once the startup has ended, in a turn of its own.
-  void options.startup.then(
-    () => setImmediate(() => registry.rehearseAdmissions(options.log)),
-    () => undefined,
-  );
+  registry.rehearseAdmissionsAfter(options.startup, options.log);
   return new MethodClient<ZiMethods>({ registry, startup: options.startup, events: module.events, log: options.log });
 }
 

@@ -120,12 +120,8 @@ export class RpcApplication {
     );
     const exit = this.server.start(wiring, startup, checked);
     readyWritten();
-    // Once the plugins have started, in a turn of its own: neither a request nor the start-up waits for it.
-    void Promise.all([wiring, startup]).then(
-      async ([registry]) => {
-        await afterNextTurn();
-        registry.rehearseAdmissions(this.log);
-      },
+    void wiring.then(
+      (registry) => registry.rehearseAdmissionsAfter(startup, this.log),
       () => undefined,
     );
     return exit;

@@ -118,7 +118,15 @@ export class MethodRegistry {
    * rules' code compiled on the spot, ~0.3 ms; docs/performance.md). A rehearsal its own method
    * refuses (its declaration is wrong) is logged, naming the method and the fields.
    */
-  rehearseAdmissions(log: (message: string) => void): void {
+  rehearseAdmissionsAfter(startup: Promise<unknown>, log: (message: string) => void): void {
+    // In a turn of its own once the start-up has ended: neither a request nor the start-up waits for it.
+    void startup.then(
+      () => setImmediate(() => this.rehearseAdmissions(log)),
+      () => undefined,
+    );
+  }
+
+  private rehearseAdmissions(log: (message: string) => void): void {
     for (const method of this.methods.values()) {
       if (method.rehearsal === undefined) continue;
       try {

@@ -37,7 +37,7 @@ export interface RpcMethodOptions<P extends object = object, R = unknown> {
   awaitsStartup?: boolean;
   /**
    * Params such a request typically carries, admitted once after the deferred startup and thrown away
-   * (`MethodRegistry.rehearseAdmissions`: no handler runs, nothing is written), so that the first real
+   * (`MethodRegistry.rehearseAdmissionsAfter`: no handler runs, nothing is written), so that the first real
    * request's admission does not run its DTO's validation cold. Only for a method with `params`; they
    * must be valid.
    */

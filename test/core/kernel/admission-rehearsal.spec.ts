@@ -16,7 +16,7 @@ import { PromptParams } from "../../../methods/session/prompt.params.js";
 import { AwaitIdleParams } from "../../../methods/session/await-idle.params.js";
 
 // A method's declared rehearsal params are admitted once after the deferred startup and thrown away
-// (MethodRegistry.rehearseAdmissions, run by RpcApplication): the first real request's admission then
+// (MethodRegistry.rehearseAdmissionsAfter, called by RpcApplication and connectInProcess): the first real request's admission then
 // finds its DTO's validation compiled. Nothing of it may be seen.
 
 /** Every value the `counted` rule was asked about: what reached the DTO's validation, in order. */
