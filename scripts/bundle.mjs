@@ -151,7 +151,7 @@ const closure = (roots) => {
 // - `models`: the rest of pi-ai (its index, its providers' registration, its schema library, typebox),
 //   which a provider's first call or warm-up loads (core/models/pi-ai-loader.ts); only pi-ai's own
 //   providers share its files, and they load after it.
-// - `state`, `methods`, `model` and `params`: the method classes, imported on their first request (below).
+// - `state`, `methods`, `model`, `prompt` and `params`: the method classes, imported on their first request (below).
 // Everything else keeps esbuild's chunks.
 const SESSION_ENTRIES = ["dist/plugins/builtin-plugins.js", "dist/methods/builtin-families.js", "dist/core/extensions/plugin-composition.js", "dist/core/boot/method-wiring.js"];
 const POLYFILL_ENTRY = "node_modules/reflect-metadata/Reflect.js";
@@ -182,27 +182,36 @@ const models = [...closure([dynamicEntry(MODELS_ENTRY)])].filter((path) => !earl
 // and with every DTO loaded before its answer it cost ~30 ms of CPU more on Node 20. `session.get_state`,
 // a client's usual first request, is a fourth, `state`: the ten other params-less classes' bodies
 // (their decorators, their result schemas) ran before its answer, ~8 million instructions of ~200 on
-// Node 26 (docs/performance.md).
+// Node 26 (docs/performance.md). `session.prompt` and `session.await_idle`, a client's first prompt, are
+// a fifth, `prompt`: a first prompt's first delta waited for every other DTO's decorators in `params`
+// (on Node 26 the largest part of what runs between a first `model.select` and the plugins'
+// activation); the check after the startup loads `params`.
 const METHOD_CLASS = /^dist\/(?:methods|plugins)\/.*\.method\.js$/;
 const PARAMS_DTO = /\.params\.js$/;
 const grouped0 = new Set([...core, ...polyfill, ...session, ...catalogue, ...models]);
 const MODEL_FAMILY = /^dist\/methods\/model\//;
 const STATE_METHOD = "dist/methods/session/get-state.method.js";
-const methodGroups = { state: new Set(), methods: new Set(), model: new Set(), params: new Set() };
+const PROMPT_METHODS = new Set(["dist/methods/session/prompt.method.js", "dist/methods/session/await-idle.method.js"]);
+const methodGroups = { state: new Set(), methods: new Set(), model: new Set(), prompt: new Set(), params: new Set() };
+// A file that a module other than a method class also imports (the permission rules, which the
+// permissions plugin's controller shares with its DTOs) keeps its own chunk: in a method group, loading
+// that module loaded the whole group (the controller, at the plugins' activation, loaded `params` and
+// `methods` before a first prompt's delta).
+const elsewhere = closure([...dynamicEntries].flatMap(([entryPoint, path]) => (METHOD_CLASS.test(entryPoint) || grouped0.has(path) ? [] : [path])));
 for (const [entryPoint, path] of dynamicEntries) {
   if (!METHOD_CLASS.test(entryPoint)) continue;
-  const files = [...closure([path])].filter((file) => !grouped0.has(file));
+  const files = [...closure([path])].filter((file) => !grouped0.has(file) && !elsewhere.has(file));
   const takesParams = files.some((file) => Object.keys(outputs[file].inputs).some((input) => PARAMS_DTO.test(input)));
-  for (const file of files) methodGroups[entryPoint === STATE_METHOD ? "state" : !takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : "params"].add(file);
+  for (const file of files) methodGroups[entryPoint === STATE_METHOD ? "state" : !takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : PROMPT_METHODS.has(entryPoint) ? "prompt" : "params"].add(file);
 }
 // A file is in the first group that needs it, in this order.
-const order = ["state", "methods", "model", "params"];
+const order = ["state", "methods", "model", "prompt", "params"];
 order.forEach((name, i) => {
   for (const file of methodGroups[name]) for (const later of order.slice(i + 1)) methodGroups[later].delete(file);
 });
-if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (state, methods, model, params) holds no class; update scripts/bundle.mjs");
+if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (state, methods, model, prompt, params) holds no class; update scripts/bundle.mjs");
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, state: [...methodGroups.state], methods: [...methodGroups.methods], model: [...methodGroups.model], params: [...methodGroups.params] };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, state: [...methodGroups.state], methods: [...methodGroups.methods], model: [...methodGroups.model], prompt: [...methodGroups.prompt], params: [...methodGroups.params] };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 

@@ -99,29 +99,38 @@ export class RpcApplication {
     const wiring = this.wire();
     // The deferred startup begins once the method table is handed over, not beside its loading: the
     // plugins' activation imports the coding tools and delegation, and loaded side by side they delayed
-    // the first response (docs/performance.md). It begins with the check of every lazily listed method
-    // (imported, checked, resolved), so a wrong wiring ends the process before anything else starts.
-    // A wiring or check failure is the server's to report, once: what waits on it then never settles.
-    const checked = Promise.all([written, wiring]).then(
+    // the first response (docs/performance.md). A wiring failure is the server's to report, once: what
+    // waits on it then never settles.
+    const startup = Promise.all([written, wiring]).then(
       async ([, registry]) => {
         await afterNextTurn();
         // The first requests' own classes first, and their answers flushed (on Node 20 an import takes
-        // a few turns of the event loop: begun two turns after the wiring, the check loaded every
-        // method ahead of the first response).
+        // a few turns of the event loop: begun two turns after the wiring, the startup ran ahead of the
+        // first response).
         await registry.loadsSettled();
+        await afterNextTurn();
+        await this.module.afterReady();
+      },
+      () => NEVER,
+    );
+    // The check of every lazily listed method (imported, checked, resolved) comes after the startup, not
+    // before it: a first prompt waits for the startup, and the check (~8 ms of CPU on Node 26: the
+    // classes it imports, each handler resolved) ran ahead of its first delta. Each method is still
+    // checked before its own first request is admitted, so no handler runs unchecked; a wrong wiring
+    // still ends the process (the server reports the failure), once the plugins have been activated.
+    const checked = Promise.all([startup, wiring]).then(
+      async ([, registry]) => {
+        // Two turns: the requests the startup released are admitted and answered first.
         await afterNextTurn();
         await registry.checkAll();
       },
       () => NEVER,
     );
-    const startup = checked.then(
-      () => this.module.afterReady(),
-      () => NEVER,
-    );
     const exit = this.server.start(wiring, startup, checked);
     readyWritten();
+    // After the check: a rehearsal admits the params of the methods loaded by then, every one of them.
     void wiring.then(
-      (registry) => registry.rehearseAdmissionsAfter(startup, this.log),
+      (registry) => registry.rehearseAdmissionsAfter(checked, this.log),
       () => undefined,
     );
     return exit;

@@ -25,8 +25,8 @@ interface PendingMethod {
  * checked and resolved there too, so wrong wiring (a class without @RpcMethod, an unbound port, a DTO
  * without rules) fails before any request is admitted. A class listed lazily is checked and resolved
  * by `load`, which admission awaits before the method's first request (so no handler runs unchecked),
- * and all of them by `checkAll`, which the composition root runs right after the first response and
- * which ends the process on a failure as `build` would.
+ * and all of them by `checkAll`, which the composition root runs once the deferred startup has ended
+ * (after the first response) and which ends the process on a failure as `build` would.
  */
 export class MethodRegistry {
   private readonly checked: CatalogMethod[] = [];

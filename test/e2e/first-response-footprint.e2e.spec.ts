@@ -49,9 +49,21 @@ describe("the first response's code, as built", () => {
     expect(group("state").match(/\b\w+Method=class\b/g)).toEqual(["GetStateMethod=class"]);
     expect(group("methods")).toMatch(/\bListCommandsMethod=class\b/);
     expect(group("methods")).not.toMatch(/\b(?:GetState|Prompt)Method=class\b/);
-    expect(group("params")).toMatch(/\bPromptMethod=class\b/);
     expect(group("model")).toMatch(/\bSelectModelMethod=class\b/);
     expect(group("params")).not.toMatch(/\bSelectModelMethod=class\b/);
+    // A first prompt (session.prompt, then session.await_idle) loads its own two classes, not every DTO.
+    expect(group("prompt").match(/\b\w+Method=class\b/g)?.sort()).toEqual(["AwaitIdleMethod=class", "PromptMethod=class"]);
+    expect(group("params")).toMatch(/\bSetPolicyMethod=class\b/);
+    expect(group("params")).not.toMatch(/\b(?:Prompt|AwaitIdle)Method=class\b/);
+  });
+
+  it("has no chunk but a method group import a method group: what the plugins' activation loads before a first prompt's delta brings in no other method's class", () => {
+    const METHOD_GROUP = /^(?:state|methods|model|prompt|params)-[\w-]{8}\.js$/;
+    const names = readdirSync(join(BIN, "chunks"));
+    const importers = names
+      .filter((name) => name.endsWith(".js") && !METHOD_GROUP.test(name))
+      .flatMap((name) => [...readFileSync(join(BIN, "chunks", name), "utf8").matchAll(/^import[^;]*?from '\.\/([^']+)';/gm)].filter(([, target]) => METHOD_GROUP.test(target!)).map(([, target]) => `${name} -> ${target}`));
+    expect(importers).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { serveFamilies } from "../../../core/testing/testing-api.js";
 import { sessionFamily } from "../../../methods/session/session.family.js";
 
 // Methods listed lazily (`lazy(...)`, `new LazyMethod(...)`): imported on their first request, and all
-// of them checked by the composition root right after the first response (core/boot/rpc-application.ts).
+// of them checked by the composition root once the deferred startup has ended (core/boot/rpc-application.ts).
 
 const req = (id: string, method: string, params?: object) => (params === undefined ? { version: 1, id, method } : { version: 1, id, method, params });
 
@@ -118,13 +118,29 @@ describe("lazily listed methods", () => {
     ]);
   });
 
-  it("the check after the first response imports every lazily listed class: a wrong wiring ends Zi with exit code 1, logged as a wiring failure", async () => {
+  it("the check after the startup imports every lazily listed class: a wrong wiring ends Zi with exit code 1, logged as a wiring failure", async () => {
     const family: MethodFamily = { family: "lz", methods: { "lz.now": lazy(() => ready({ NowMethod }), "NowMethod"), "lz.broken": lazy(() => ready({ UnboundPortMethod }), "UnboundPortMethod") } };
     const h = serveFamilies([family], { lazyClasses: true });
     // Nothing asks for lz.broken: the check finds it all the same.
     h.send(req("a", "lz.now"));
     expect(await h.exit).toBe(1);
     expect(h.logs.join("\n")).toMatch(/zi: cannot wire methods: cannot wire method "lz\.broken" \(UnboundPortMethod\)/);
+  });
+
+  it("the check after boot waits for the deferred startup: a first prompt's startup does not wait for the classes no request asked for", async () => {
+    const order: string[] = [];
+    let asked!: () => void;
+    const checkAsked = new Promise<void>((resolve) => (asked = resolve));
+    const unasked = new LazyMethod(async () => (order.push("check imports lz.unasked"), asked(), EchoMethod), {});
+    const family: MethodFamily = { family: "lz", methods: { "lz.later": lazy(() => ready({ NowMethod }), "NowMethod", { awaitsStartup: true }), "lz.unasked": unasked } };
+    const h = serveFamilies([family], { lazyClasses: true });
+    const afterReady = h.module.afterReady.bind(h.module);
+    h.module.afterReady = () => (order.push("startup"), afterReady());
+    h.send(req("a", "lz.later"));
+    expect((await h.frames(1)).map((frame) => frame.id)).toEqual(["a"]);
+    await checkAsked;
+    expect(order).toEqual(["startup", "check imports lz.unasked"]);
+    expect(await h.close()).toBe(0);
   });
 
   it("never runs a handler whose check failed: its request stays unanswered and Zi ends with exit code 1", async () => {
