@@ -204,14 +204,14 @@ for (const [entryPoint, path] of dynamicEntries) {
   const takesParams = files.some((file) => Object.keys(outputs[file].inputs).some((input) => PARAMS_DTO.test(input)));
   for (const file of files) methodGroups[entryPoint === STATE_METHOD ? "state" : !takesParams ? "methods" : MODEL_FAMILY.test(entryPoint) ? "model" : PROMPT_METHODS.has(entryPoint) ? "prompt" : "params"].add(file);
 }
-// A file is in the first group that needs it, in this order.
-const order = ["state", "methods", "model", "prompt", "params"];
+// A file is in the first group that needs it, in the groups' order above.
+const order = Object.keys(methodGroups);
 order.forEach((name, i) => {
   for (const file of methodGroups[name]) for (const later of order.slice(i + 1)) methodGroups[later].delete(file);
 });
-if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error("bundle: a method group (state, methods, model, prompt, params) holds no class; update scripts/bundle.mjs");
+if (Object.values(methodGroups).some((files) => files.size === 0)) throw new Error(`bundle: a method group (${order.join(", ")}) holds no class; update scripts/bundle.mjs`);
 core.delete(ENTRY);
-const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, state: [...methodGroups.state], methods: [...methodGroups.methods], model: [...methodGroups.model], prompt: [...methodGroups.prompt], params: [...methodGroups.params] };
+const grouped = { core: [...core], polyfill: [...polyfill].filter((path) => !core.has(path)), session, catalogue, models, ...Object.fromEntries(order.map((name) => [name, [...methodGroups[name]]])) };
 const GROUPS = Object.keys(grouped);
 const group = new Map(Object.entries(grouped).flatMap(([name, paths]) => paths.map((path) => [abs(path), name])));
 
